@@ -1,0 +1,129 @@
+//! The state of a game and the pure transition `step`.
+
+use crate::board::{Board, Player, WinLine};
+use crate::grammar::Header;
+use crate::nat::Nat;
+
+/// A game in progress on a winnable frame.
+#[derive(Clone, Debug)]
+pub struct Game {
+    x: Nat,
+    y: Nat,
+    z: Nat,
+    /// `x * y`, when it fits in a u64 (else the frame can never fill).
+    cells: Option<u64>,
+    board: Board,
+    to_move: Player,
+    placed: u64,
+    line: Option<WinLine>,
+}
+
+/// What one move did. `step` reports; the judge decides what it means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// r[rule.column-range]: the column is greater than X; nothing placed.
+    OffFrame,
+    /// r[rule.column-full]: the column is full; nothing placed.
+    ColumnFull,
+    /// The counter was placed at this 1-based row.
+    Placed {
+        /// Row the counter landed on (r[rule.gravity]).
+        row: u64,
+        /// True when a line had already been completed before this move
+        /// (r[rule.after-win]).
+        after_line: bool,
+        /// The line this counter completed, if it is the first one.
+        completes: Option<WinLine>,
+    },
+}
+
+impl Game {
+    /// An empty frame; `moves_possible` bounds the moves the input can hold.
+    pub fn new(header: &Header, moves_possible: Option<u64>) -> Game {
+        Game {
+            cells: header
+                .x
+                .to_u64()
+                .zip(header.y.to_u64())
+                .and_then(|(x, y)| x.checked_mul(y)),
+            board: Board::new(&header.x, &header.y, moves_possible),
+            x: header.x.clone(),
+            y: header.y.clone(),
+            z: header.z.clone(),
+            to_move: Player::One,
+            placed: 0,
+            line: None,
+        }
+    }
+
+    /// Plays one move in place. See [`step`] for the pure form.
+    pub fn play(&mut self, column: &Nat) -> Effect {
+        // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
+        if *column > self.x {
+            return Effect::OffFrame;
+        }
+        // r[rule.gravity]: the counter lands on the lowest free cell.
+        let height = self.board.height(column);
+        if self.y <= height {
+            return Effect::ColumnFull;
+        }
+        let player = self.to_move;
+        // r[rule.turns]: players alternate, every placed counter is a turn.
+        self.to_move = player.other();
+        self.placed += 1;
+        // r[decision.placed-after-win]: the counter is placed all the same.
+        if self.line.is_some() {
+            self.board.stack(column, player);
+            return Effect::Placed {
+                row: height + 1,
+                after_line: true,
+                completes: None,
+            };
+        }
+        let (row, longest) = self.board.drop_counter(column, player);
+        // r[rule.line]: a line is z or more in a row.
+        let completes = (self.z <= longest.length).then_some(longest);
+        self.line.clone_from(&completes);
+        Effect::Placed {
+            row,
+            after_line: false,
+            completes,
+        }
+    }
+
+    /// The first completed line, if any.
+    pub fn line(&self) -> Option<&WinLine> {
+        self.line.as_ref()
+    }
+
+    /// True when every cell of the frame holds a counter.
+    pub fn is_full(&self) -> bool {
+        self.cells == Some(self.placed)
+    }
+
+    /// The player whose turn it is.
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Counters placed so far.
+    pub fn placed(&self) -> u64 {
+        self.placed
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The frame: columns, rows, line length.
+    pub fn frame(&self) -> (&Nat, &Nat, &Nat) {
+        (&self.x, &self.y, &self.z)
+    }
+}
+
+/// The transition: state in, state and effect out. No I/O, no precedence.
+pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
+    let effect = state.play(column);
+    (state, effect)
+}

@@ -1,0 +1,229 @@
+//! The line grammar of spec/format.md, written out with `nom` over bytes.
+//!
+//! Line framing (LF, CRLF, the optional last terminator) is done by the
+//! streaming reader in `judge`; this module parses the content of one line,
+//! terminator removed. Every parser sits under the ABNF line it implements.
+
+use std::fmt;
+
+use nom::bytes::complete::take_while1;
+use nom::character::complete::char;
+use nom::combinator::all_consuming;
+use nom::{IResult, Parser};
+
+use crate::nat::Nat;
+
+/// What is wrong with a file that does not conform to the format (code 8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatFault {
+    /// The file holds no bytes at all (r[format.file]).
+    EmptyFile,
+    /// A line with nothing on it, also the last one (r[format.empty-line]).
+    EmptyLine,
+    /// A carriage return not followed by a line feed (r[format.eol]).
+    LoneCarriageReturn {
+        /// 1-based byte position in the line.
+        column: usize,
+    },
+    /// A byte the grammar does not allow here (r[format.header], r[format.move]).
+    UnexpectedByte {
+        /// The byte found.
+        byte: u8,
+        /// 1-based byte position in the line.
+        column: usize,
+    },
+    /// The line ended where the grammar wanted more (r[format.header]).
+    UnexpectedEnd {
+        /// 1-based position just past the last byte.
+        column: usize,
+    },
+    /// A number whose value is zero (r[format.positive]).
+    Zero {
+        /// 1-based byte position of the number in the line.
+        column: usize,
+    },
+}
+
+impl fmt::Display for FormatFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatFault::EmptyFile => write!(f, "the file is empty"),
+            FormatFault::EmptyLine => write!(f, "empty line"),
+            FormatFault::LoneCarriageReturn { column } => {
+                write!(f, "carriage return without line feed at byte {column}")
+            }
+            FormatFault::UnexpectedByte { byte, column } => {
+                write!(
+                    f,
+                    "unexpected byte {:?} at byte {column}",
+                    char::from(*byte)
+                )
+            }
+            FormatFault::UnexpectedEnd { column } => {
+                write!(f, "line ends early at byte {column}")
+            }
+            FormatFault::Zero { column } => {
+                write!(f, "zero is not a positive integer (byte {column})")
+            }
+        }
+    }
+}
+
+/// The frame declared on line 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Columns.
+    pub x: Nat,
+    /// Rows.
+    pub y: Nat,
+    /// Line length needed to win.
+    pub z: Nat,
+}
+
+// number = 1*DIGIT ; value > 0, checked after parsing (r[format.number])
+// ASCII digits only: no sign, no `_`, no other script's digits (r[decision.number-syntax]).
+fn digits(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b: u8| b.is_ascii_digit()).parse(input)
+}
+
+// header = number SP number SP number (r[format.header])
+// Exactly one space between fields, nothing else (r[decision.separator]).
+fn header_fields(input: &[u8]) -> IResult<&[u8], [&[u8]; 3]> {
+    all_consuming((digits, char(' '), digits, char(' '), digits))
+        .map(|(x, _, y, _, z)| [x, y, z])
+        .parse(input)
+}
+
+// move = number (r[format.move])
+fn move_field(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    all_consuming(digits).parse(input)
+}
+
+/// Turns nom's failure into the typed fault at the byte where parsing stopped.
+fn fault_at(line: &[u8], rest: &[u8]) -> FormatFault {
+    let offset = line.len() - rest.len();
+    match rest.first() {
+        None => FormatFault::UnexpectedEnd { column: offset + 1 },
+        Some(b'\r') => FormatFault::LoneCarriageReturn { column: offset + 1 },
+        Some(&byte) => FormatFault::UnexpectedByte {
+            byte,
+            column: offset + 1,
+        },
+    }
+}
+
+/// r[format.positive], r[decision.zero]: zero is a format fault, never a column or frame fault.
+fn positive(line: &[u8], field: &[u8]) -> Result<Nat, FormatFault> {
+    // `field` is a subslice of `line` that passed `digits`.
+    let value = Nat::from_digits(field).ok_or(FormatFault::EmptyLine)?;
+    if value.is_zero() {
+        let column = field.as_ptr() as usize - line.as_ptr() as usize + 1;
+        return Err(FormatFault::Zero { column });
+    }
+    Ok(value)
+}
+
+/// r[format.empty-line], r[decision.blank-line]: no line is empty.
+fn check_line(line: &[u8]) -> Result<(), FormatFault> {
+    if line.is_empty() {
+        Err(FormatFault::EmptyLine)
+    } else {
+        Ok(())
+    }
+}
+
+/// Parses line 1 (without its terminator).
+///
+/// # Errors
+/// The first fault in the line, by byte position.
+pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
+    check_line(line)?;
+    let (_, [x, y, z]) = header_fields(line).map_err(|e| match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
+        nom::Err::Incomplete(_) => FormatFault::UnexpectedEnd {
+            column: line.len() + 1,
+        },
+    })?;
+    Ok(Header {
+        x: positive(line, x)?,
+        y: positive(line, y)?,
+        z: positive(line, z)?,
+    })
+}
+
+/// Parses a move line (without its terminator): the column, 1-based.
+///
+/// # Errors
+/// The first fault in the line, by byte position.
+pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
+    check_line(line)?;
+    let (_, column) = move_field(line).map_err(|e| match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
+        nom::Err::Incomplete(_) => FormatFault::UnexpectedEnd {
+            column: line.len() + 1,
+        },
+    })?;
+    positive(line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_three_single_spaced_numbers() {
+        let h = parse_header(b"7 6 4").unwrap();
+        assert_eq!((h.x, h.y, h.z), (7.into(), 6.into(), 4.into()));
+        assert_eq!(
+            parse_header(b"7  6 4"),
+            Err(FormatFault::UnexpectedByte {
+                byte: b' ',
+                column: 3
+            })
+        );
+        assert_eq!(
+            parse_header(b"7\t6 4"),
+            Err(FormatFault::UnexpectedByte {
+                byte: b'\t',
+                column: 2
+            })
+        );
+        assert_eq!(
+            parse_header(b"7 6"),
+            Err(FormatFault::UnexpectedEnd { column: 4 })
+        );
+        assert_eq!(
+            parse_header(b"7 6 4 "),
+            Err(FormatFault::UnexpectedByte {
+                byte: b' ',
+                column: 6
+            })
+        );
+        assert_eq!(parse_header(b"7 0 4"), Err(FormatFault::Zero { column: 3 }));
+        assert_eq!(
+            parse_header(b"7 6 4\r"),
+            Err(FormatFault::LoneCarriageReturn { column: 6 })
+        );
+    }
+
+    #[test]
+    fn move_is_one_positive_number() {
+        assert_eq!(parse_move(b"007"), Ok(7.into()));
+        assert_eq!(
+            parse_move(b"+1"),
+            Err(FormatFault::UnexpectedByte {
+                byte: b'+',
+                column: 1
+            })
+        );
+        assert_eq!(parse_move(b"000"), Err(FormatFault::Zero { column: 1 }));
+        assert_eq!(parse_move(b""), Err(FormatFault::EmptyLine));
+        assert_eq!(
+            parse_move(b"1 "),
+            Err(FormatFault::UnexpectedByte {
+                byte: b' ',
+                column: 2
+            })
+        );
+    }
+}

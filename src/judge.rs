@@ -1,0 +1,634 @@
+//! The judge: reads a file in chunks, folds [`step`] over its moves and
+//! applies the precedence of spec/codes.md in one place, [`decide`].
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use memchr::memchr;
+
+use crate::board::{Player, WinLine};
+use crate::game::{Effect, Game, step};
+use crate::grammar::{FormatFault, Header, parse_header, parse_move};
+use crate::nat::Nat;
+use crate::rules::winnable;
+
+/// The code a checker prints (r[code.table]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// 0: the frame filled with no line.
+    Draw,
+    /// 1: player 1 completed a line.
+    WinOne,
+    /// 2: player 2 completed a line.
+    WinTwo,
+    /// 3: no line, frame not full.
+    Incomplete,
+    /// 4: a move after a line was completed.
+    IllegalContinue,
+    /// 5: a move into a full column.
+    IllegalRow,
+    /// 6: a column greater than X.
+    IllegalColumn,
+    /// 7: a frame on which no line can ever be completed.
+    IllegalGame,
+    /// 8: the file does not conform to the format.
+    InvalidFile,
+    /// 9: the file cannot be opened or read.
+    FileError,
+}
+
+impl Code {
+    /// All codes, 0 to 9.
+    pub const ALL: [Code; 10] = [
+        Code::Draw,
+        Code::WinOne,
+        Code::WinTwo,
+        Code::Incomplete,
+        Code::IllegalContinue,
+        Code::IllegalRow,
+        Code::IllegalColumn,
+        Code::IllegalGame,
+        Code::InvalidFile,
+        Code::FileError,
+    ];
+
+    /// The digit printed.
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The code for a digit 0 to 9.
+    pub fn from_number(n: u8) -> Option<Code> {
+        Code::ALL.get(usize::from(n)).copied()
+    }
+
+    /// The brief's name for it.
+    pub fn name(self) -> &'static str {
+        [
+            "draw",
+            "win for player 1",
+            "win for player 2",
+            "incomplete",
+            "illegal continue",
+            "illegal row",
+            "illegal column",
+            "illegal game",
+            "invalid file",
+            "file error",
+        ][self as usize]
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// Something the judge established about the file, with where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// The file could not be opened or read (r[code.io]).
+    Unreadable {
+        /// The operating system's words.
+        error: String,
+    },
+    /// The file breaks the format at this line (r[format.file] and below).
+    Format {
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        fault: FormatFault,
+    },
+    /// No line can ever be completed on the frame (r[rule.winnable]).
+    Unwinnable,
+    /// A column greater than X (r[rule.column-range]).
+    OffFrame {
+        /// 1-based line.
+        line: u64,
+        /// The column asked for.
+        column: Nat,
+    },
+    /// A move into a full column (r[rule.column-full]).
+    ColumnFull {
+        /// 1-based line.
+        line: u64,
+        /// The full column.
+        column: Nat,
+    },
+    /// A move after a line was completed (r[rule.after-win]).
+    AfterLine {
+        /// 1-based line.
+        line: u64,
+    },
+    /// A line was completed (r[rule.line]).
+    Line {
+        /// 1-based line of the completing move.
+        line: u64,
+        /// The line.
+        win: WinLine,
+    },
+    /// The frame filled with no line (r[rule.end]).
+    Full {
+        /// 1-based line of the last move.
+        line: u64,
+    },
+    /// Moves ran out with no line and room left (r[rule.end]).
+    Unfinished {
+        /// 1-based last line.
+        line: u64,
+    },
+}
+
+impl Finding {
+    /// The code this finding gives when it decides the verdict.
+    pub fn code(&self) -> Code {
+        match self {
+            Finding::Unreadable { .. } => Code::FileError,
+            Finding::Format { .. } => Code::InvalidFile,
+            Finding::Unwinnable => Code::IllegalGame,
+            Finding::OffFrame { .. } => Code::IllegalColumn,
+            Finding::ColumnFull { .. } => Code::IllegalRow,
+            Finding::AfterLine { .. } => Code::IllegalContinue,
+            Finding::Line { win, .. } => match win.player {
+                Player::One => Code::WinOne,
+                Player::Two => Code::WinTwo,
+            },
+            Finding::Full { .. } => Code::Draw,
+            Finding::Unfinished { .. } => Code::Incomplete,
+        }
+    }
+
+    /// The spec clause behind it.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Finding::Unreadable { .. } => "code.io",
+            Finding::Format { line, fault } => match fault {
+                FormatFault::EmptyFile => "format.file",
+                FormatFault::EmptyLine => "format.empty-line",
+                FormatFault::LoneCarriageReturn { .. } => "format.eol",
+                FormatFault::Zero { .. } => "format.positive",
+                FormatFault::UnexpectedByte { .. } | FormatFault::UnexpectedEnd { .. } => {
+                    if *line == 1 {
+                        "format.header"
+                    } else {
+                        "format.move"
+                    }
+                }
+            },
+            Finding::Unwinnable => "rule.winnable",
+            Finding::OffFrame { .. } => "rule.column-range",
+            Finding::ColumnFull { .. } => "rule.column-full",
+            Finding::AfterLine { .. } => "rule.after-win",
+            Finding::Line { .. } => "rule.line",
+            Finding::Full { .. } | Finding::Unfinished { .. } => "rule.end",
+        }
+    }
+
+    /// The 1-based line it happened on, if it belongs to one.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            Finding::Unreadable { .. } => None,
+            Finding::Unwinnable => Some(1),
+            Finding::Format { line, .. }
+            | Finding::OffFrame { line, .. }
+            | Finding::ColumnFull { line, .. }
+            | Finding::AfterLine { line }
+            | Finding::Line { line, .. }
+            | Finding::Full { line }
+            | Finding::Unfinished { line } => Some(*line),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Finding::Unreadable { error } => write!(f, "cannot read the file: {error}"),
+            Finding::Format { line, fault } => write!(f, "line {line}: {fault}"),
+            Finding::Unwinnable => write!(
+                f,
+                "line 1: no line of that length can ever be completed on this frame"
+            ),
+            Finding::OffFrame { line, column } => {
+                write!(f, "line {line}: column {column} is outside the frame")
+            }
+            Finding::ColumnFull { line, column } => {
+                write!(f, "line {line}: column {column} is already full")
+            }
+            Finding::AfterLine { line } => write!(f, "line {line}: move after the game was won"),
+            Finding::Line { line, win } => write!(
+                f,
+                "line {line}: player {} completes a line of {} ({:?} from column {}, row {})",
+                win.player.number(),
+                win.length,
+                win.direction,
+                win.column,
+                win.row
+            ),
+            Finding::Full { line } => write!(f, "line {line}: the frame is full with no line"),
+            Finding::Unfinished { line } => {
+                write!(f, "line {line}: moves end with no line and room left")
+            }
+        }
+    }
+}
+
+/// r[code.precedence], r[decision.precedence]: the one place that decides
+/// between findings.
+/// 9 > 8 > 7 > 6 > 5 > 4 > the result of play (1, 2, 0 or 3); among findings
+/// of the same code the first in the file stands.
+pub fn decide<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Option<&'a Finding> {
+    let mut best: Option<&Finding> = None;
+    for finding in findings {
+        if best.is_none_or(|b| rank(finding.code()) > rank(b.code())) {
+            best = Some(finding);
+        }
+    }
+    best
+}
+
+fn rank(code: Code) -> u8 {
+    match code {
+        Code::FileError => 6,
+        Code::InvalidFile => 5,
+        Code::IllegalGame => 4,
+        Code::IllegalColumn => 3,
+        Code::IllegalRow => 2,
+        Code::IllegalContinue => 1,
+        Code::Draw | Code::WinOne | Code::WinTwo | Code::Incomplete => 0,
+    }
+}
+
+/// What later lines can still change, given the strongest finding so far
+/// (derived from [`rank`], so it cannot disagree with [`decide`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Watch {
+    /// Everything: play every move.
+    Play,
+    /// Only format faults and columns outside the frame.
+    Columns,
+    /// Only format faults.
+    Format,
+    /// Nothing: the verdict is final.
+    Nothing,
+}
+
+fn watch(strongest: Code) -> Watch {
+    let r = rank(strongest);
+    if r >= rank(Code::InvalidFile) {
+        Watch::Nothing
+    } else if r >= rank(Code::IllegalColumn) {
+        Watch::Format
+    } else if r >= rank(Code::IllegalRow) {
+        Watch::Columns
+    } else {
+        Watch::Play
+    }
+}
+
+/// The judge's verdict with the evidence behind it.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The finding that decides the code.
+    pub verdict: Finding,
+    /// The first finding of each kind of fault, in file order.
+    pub faults: Vec<Finding>,
+    /// The frame, if the header was read.
+    pub header: Option<Header>,
+    /// The game as it stood at the end, if it was played.
+    pub game: Option<Game>,
+}
+
+impl Report {
+    /// The code to print.
+    pub fn code(&self) -> Code {
+        self.verdict.code()
+    }
+}
+
+/// A streaming judge: feed it the file's bytes in chunks of any size, then
+/// call [`Judge::finish`]. Memory does not grow with the file's length.
+#[derive(Debug)]
+pub struct Judge {
+    size_hint: Option<u64>,
+    lines: u64,
+    carry: Vec<u8>,
+    seen_bytes: bool,
+    header: Option<Header>,
+    game: Option<Game>,
+    faults: Vec<Finding>,
+    strongest: Option<Code>,
+    watch: Watch,
+    line_found: Option<Finding>,
+    last_move: u64,
+}
+
+impl Default for Judge {
+    fn default() -> Self {
+        Judge::new()
+    }
+}
+
+impl Judge {
+    /// A judge for input of unknown length.
+    pub fn new() -> Judge {
+        Judge {
+            size_hint: None,
+            lines: 0,
+            carry: Vec::new(),
+            seen_bytes: false,
+            header: None,
+            game: None,
+            faults: Vec::new(),
+            strongest: None,
+            watch: Watch::Play,
+            line_found: None,
+            last_move: 0,
+        }
+    }
+
+    /// A judge for input of `len` bytes: lets the board pick a dense array
+    /// when the file could fill it.
+    pub fn with_size_hint(len: u64) -> Judge {
+        Judge {
+            size_hint: Some(len),
+            ..Judge::new()
+        }
+    }
+
+    /// True once the verdict can no longer change: the rest need not be read.
+    pub fn is_settled(&self) -> bool {
+        self.watch == Watch::Nothing
+    }
+
+    /// Takes the next chunk of the file.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if chunk.is_empty() || self.is_settled() {
+            return;
+        }
+        self.seen_bytes = true;
+        let mut rest = chunk;
+        if !self.carry.is_empty() {
+            match memchr(b'\n', rest) {
+                Some(end) => {
+                    let mut line = std::mem::take(&mut self.carry);
+                    line.extend_from_slice(&rest[..end]);
+                    self.take_line(&line, true);
+                    line.clear();
+                    self.carry = line;
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    self.carry.extend_from_slice(rest);
+                    return;
+                }
+            }
+        }
+        while !rest.is_empty() && !self.is_settled() {
+            if self.lines > 0 {
+                let (bytes, lines) = self.skim(rest);
+                rest = &rest[bytes..];
+                self.lines += lines;
+            }
+            match memchr(b'\n', rest) {
+                Some(end) => {
+                    self.take_line(&rest[..end], true);
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    self.carry.extend_from_slice(rest);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Skips whole lines that conform and can change nothing but a bound
+    /// check: the fast path once only format faults (and columns outside
+    /// the frame) still matter. Any line it cannot vouch for is left to
+    /// [`Judge::take_line`], so faults are always described by the grammar.
+    fn skim(&self, bytes: &[u8]) -> (usize, u64) {
+        let limit = match self.watch {
+            Watch::Format => u64::MAX,
+            Watch::Columns => match self.header.as_ref().and_then(|h| h.x.to_u64()) {
+                Some(x) if x < u64::MAX => x,
+                _ => return (0, 0),
+            },
+            Watch::Play | Watch::Nothing => return (0, 0),
+        };
+        let mut start = 0;
+        let mut lines = 0;
+        let mut value: u64 = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii_digit() {
+                value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+                i += 1;
+                continue;
+            }
+            let end = match b {
+                b'\n' => i + 1,
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+                _ => return (start, lines),
+            };
+            // `value` saturates at u64::MAX, above any limit checked here.
+            if i == start || value == 0 || value > limit {
+                return (start, lines);
+            }
+            lines += 1;
+            start = end;
+            i = end;
+            value = 0;
+        }
+        (start, lines)
+    }
+
+    fn record(&mut self, finding: Finding) {
+        let code = finding.code();
+        if self.faults.iter().any(|f| f.code() == code) {
+            return;
+        }
+        self.faults.push(finding);
+        let strongest = decide(&self.faults).map(Finding::code);
+        self.strongest = strongest;
+        self.watch = strongest.map_or(Watch::Play, watch);
+    }
+
+    /// One line, its LF removed. r[format.eol], r[decision.line-ending]: a CR
+    /// before the LF is part of the terminator; any other CR is a fault,
+    /// found by the grammar. r[decision.final-newline]: the last line may
+    /// come without terminator (`terminated` false).
+    fn take_line(&mut self, line: &[u8], terminated: bool) {
+        self.lines += 1;
+        let content = if terminated {
+            line.strip_suffix(b"\r").unwrap_or(line)
+        } else {
+            line
+        };
+        let number = self.lines;
+        if number == 1 {
+            self.take_header(content);
+            return;
+        }
+        let column = match parse_move(content) {
+            Ok(column) => column,
+            Err(fault) => {
+                return self.record(Finding::Format {
+                    line: number,
+                    fault,
+                });
+            }
+        };
+        self.last_move = number;
+        match self.watch {
+            Watch::Play => self.play(number, column),
+            Watch::Columns => {
+                if self.header.as_ref().is_some_and(|h| column > h.x) {
+                    self.record(Finding::OffFrame {
+                        line: number,
+                        column,
+                    });
+                }
+            }
+            Watch::Format | Watch::Nothing => {}
+        }
+    }
+
+    fn take_header(&mut self, content: &[u8]) {
+        match parse_header(content) {
+            Err(fault) => self.record(Finding::Format { line: 1, fault }),
+            Ok(header) => {
+                if !winnable(&header.x, &header.y, &header.z) {
+                    self.record(Finding::Unwinnable);
+                } else {
+                    // r[rule.end]: moves are at most one per two bytes after line 1.
+                    let moves = self.size_hint.map(|len| len / 2 + 1);
+                    self.game = Some(Game::new(&header, moves));
+                }
+                self.header = Some(header);
+            }
+        }
+    }
+
+    fn play(&mut self, number: u64, column: Nat) {
+        let Some(game) = self.game.take() else {
+            return;
+        };
+        let (game, effect) = step(game, &column);
+        self.game = Some(game);
+        match effect {
+            Effect::OffFrame => self.record(Finding::OffFrame {
+                line: number,
+                column,
+            }),
+            Effect::ColumnFull => self.record(Finding::ColumnFull {
+                line: number,
+                column,
+            }),
+            Effect::Placed {
+                after_line: true, ..
+            } => self.record(Finding::AfterLine { line: number }),
+            Effect::Placed {
+                completes: Some(win),
+                ..
+            } => {
+                self.line_found = Some(Finding::Line { line: number, win });
+            }
+            Effect::Placed { .. } => {}
+        }
+    }
+
+    /// Ends the input and gives the verdict.
+    pub fn finish(mut self) -> Report {
+        if !self.carry.is_empty() && !self.is_settled() {
+            let line = std::mem::take(&mut self.carry);
+            self.take_line(&line, false);
+        }
+        // r[format.file], r[decision.empty-file]: no bytes, no header.
+        if !self.seen_bytes {
+            self.record(Finding::Format {
+                line: 1,
+                fault: FormatFault::EmptyFile,
+            });
+        }
+        // r[rule.end]: the result of play when no fault outranks it; a line
+        // wins even on the last cell (r[decision.win-on-last-cell]), and a
+        // header alone is unfinished (r[decision.header-only]).
+        let result = match (&self.line_found, &self.game) {
+            (Some(line), _) => Some(line.clone()),
+            (None, Some(game)) if game.is_full() => Some(Finding::Full {
+                line: self.last_move,
+            }),
+            (None, Some(_)) => Some(Finding::Unfinished {
+                line: self.lines.max(1),
+            }),
+            (None, None) => None,
+        };
+        let verdict = decide(self.faults.iter().chain(result.iter()))
+            .cloned()
+            .unwrap_or(Finding::Unwinnable);
+        Report {
+            verdict,
+            faults: self.faults,
+            header: self.header,
+            game: self.game,
+        }
+    }
+}
+
+/// Judges a whole file held in memory.
+pub fn judge_bytes(bytes: &[u8]) -> Report {
+    let mut judge = Judge::with_size_hint(bytes.len() as u64);
+    judge.feed(bytes);
+    judge.finish()
+}
+
+/// Chunk size for reading files.
+const CHUNK: usize = 1 << 20;
+
+/// Judges everything `reader` yields, read in chunks; `size_hint` is the
+/// length if known. A read error is code 9 (r[code.io]).
+pub fn judge_reader(mut reader: impl Read, size_hint: Option<u64>) -> Report {
+    let mut judge = size_hint.map_or_else(Judge::new, Judge::with_size_hint);
+    let mut buffer = vec![0u8; CHUNK];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return judge.finish(),
+            Ok(n) => {
+                judge.feed(&buffer[..n]);
+                if judge.is_settled() {
+                    return judge.finish();
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return unreadable(&e),
+        }
+    }
+}
+
+/// Judges the file at `path`: r[code.io], r[decision.unreadable]: a path that cannot be opened or
+/// read (missing, a directory, no permission, an I/O error) is code 9.
+pub fn judge_path(path: &Path) -> Report {
+    match File::open(path) {
+        Ok(file) => {
+            let len = file.metadata().ok().map(|m| m.len());
+            judge_reader(file, len)
+        }
+        Err(e) => unreadable(&e),
+    }
+}
+
+fn unreadable(error: &io::Error) -> Report {
+    Report {
+        verdict: Finding::Unreadable {
+            error: error.to_string(),
+        },
+        faults: Vec::new(),
+        header: None,
+        game: None,
+    }
+}

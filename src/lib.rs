@@ -1,0 +1,33 @@
+//! `connectz`: the reference judge for ConnectZ, Connect Four generalised to
+//! any frame X by Y and any line length Z.
+//!
+//! The rules are written down in `spec/`; every rule cited in this crate as
+//! `r[...]` is a clause there. The core is pure: [`grammar`] parses lines of
+//! bytes, [`step`] is the transition of one move, and [`Judge`] reads a file in
+//! chunks, folds `step` over its moves and applies the precedence of codes in
+//! one function, [`decide`].
+//!
+//! ```
+//! use connectz::{judge_bytes, Code};
+//!
+//! let report = judge_bytes(b"3 3 3\n1\n2\n1\n2\n1\n");
+//! assert_eq!(report.code(), Code::WinOne);
+//! assert_eq!(report.verdict.rule(), "rule.line");
+//! assert_eq!(report.verdict.line(), Some(6));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod game;
+pub mod grammar;
+pub mod judge;
+pub mod nat;
+pub mod rules;
+
+pub use board::{Direction, Player, WinLine};
+pub use game::{Effect, Game, step};
+pub use grammar::{FormatFault, Header};
+pub use judge::{Code, Finding, Judge, Report, decide, judge_bytes, judge_path, judge_reader};
+pub use nat::Nat;
+pub use rules::winnable;

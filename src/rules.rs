@@ -1,0 +1,51 @@
+//! Rules about the frame itself, independent of any move.
+
+use crate::nat::Nat;
+
+/// r[rule.winnable]: can any legal sequence of moves on an `x` by `y` frame
+/// complete a line of `z`?
+///
+/// Holds exactly when `z = 1`, or `y >= 2 and x >= z` (player 1 builds the
+/// bottom row while player 2 stacks on top), or `x >= 2 and y >= z` (player 1
+/// builds a column while player 2 plays beside it), or `y = 1 and x >= 2z - 1`
+/// (a single row must also hold the loser's `z - 1` counters). spec/rules.md
+/// carries the proof that nothing else can be won. r[decision.unwinnable]:
+/// this, not "a line fits", is what code 7 means.
+pub fn winnable(x: &Nat, y: &Nat, z: &Nat) -> bool {
+    let one = Nat::from(1);
+    let two = Nat::from(2);
+    *z == 1
+        || (*y >= two && x >= z)
+        || (*x >= two && y >= z)
+        || (*y == 1 && x.add(&one) >= z.add(z))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(x: u64, y: u64, z: u64) -> bool {
+        winnable(&x.into(), &y.into(), &z.into())
+    }
+
+    #[test]
+    fn brief_and_ruling_examples() {
+        assert!(!w(2, 4, 6));
+        assert!(!w(1, 5, 2));
+        assert!(!w(4, 1, 4));
+        assert!(w(7, 1, 4));
+        assert!(!w(6, 1, 4));
+        assert!(w(1, 1, 1));
+        assert!(w(7, 6, 4));
+        assert!(!w(3, 3, 4));
+    }
+
+    #[test]
+    fn huge_frames() {
+        let big = Nat::from_digits(b"99999999999999999999999").unwrap();
+        assert!(winnable(&big, &1.into(), &1.into()));
+        assert!(!winnable(&big, &1.into(), &big.checked_sub_u64(1).unwrap()));
+        let half = Nat::from_digits(b"50000000000000000000000").unwrap();
+        assert!(winnable(&big, &1.into(), &half));
+    }
+}

@@ -1,0 +1,7 @@
+//! One integration-test binary; a module per concern.
+
+mod cases;
+mod cli;
+mod spec_examples;
+mod support;
+mod winnable;
