@@ -105,7 +105,6 @@ trait Cells {
     fn set_run(&mut self, col: &Self::Col, row: u64, dir: usize, len: u64);
     fn top_run(&self, col: &Self::Col) -> u64;
     fn push(&mut self, col: &Self::Col, player: Player, runs: [u64; 3], vertical: u64);
-    fn value(&self, col: &Self::Col) -> Nat;
 }
 
 /// Length of `player`'s run that ends next to (col, row) at offset (dc, dr).
@@ -229,9 +228,6 @@ impl Cells for Dense {
         self.heights[*col] += 1;
         self.top_runs[*col] = vertical as u32;
     }
-    fn value(&self, col: &usize) -> Nat {
-        Nat::from(*col as u64 + 1)
-    }
 }
 
 /// A fast hasher for the sparse store's keys (column numbers); the keys come
@@ -309,9 +305,6 @@ impl Cells for Sparse {
         column.cells.push((player, runs));
         column.top_run = vertical;
     }
-    fn value(&self, col: &Nat) -> Nat {
-        col.clone()
-    }
 }
 
 /// The counters on the frame.
@@ -372,20 +365,30 @@ impl Board {
     }
 
     /// Drops `player`'s counter into `column` (1-based, inside the frame, not
-    /// full) and returns its row (1-based) and the longest line through it.
-    pub fn drop_counter(&mut self, column: &Nat, player: Player) -> (u64, WinLine) {
+    /// full) and returns its row (1-based) and the longest line through it
+    /// if that line is at least `z` long.
+    pub fn drop_counter(
+        &mut self,
+        column: &Nat,
+        player: Player,
+        z: &Nat,
+    ) -> (u64, Option<WinLine>) {
         let (row, direction, length, back, start) = match &mut self.store {
             Store::Dense(d) => {
                 let col = dense_index(column).unwrap_or(0);
                 let (row, dir, len, back) = place(d, &col, player);
-                (row, dir, len, back, d.value(&col))
+                (row, dir, len, back, col)
             }
             Store::Sparse(s) => {
                 let (row, dir, len, back) = place(s, column, player);
-                (row, dir, len, back, column.clone())
+                (row, dir, len, back, 0)
             }
         };
-        let line = line_from(start, row, direction, length, back, player);
+        let start = || match self.store {
+            Store::Dense(_) => Nat::from(start as u64 + 1),
+            Store::Sparse(_) => column.clone(),
+        };
+        let line = (*z <= length).then(|| line_from(start(), row, direction, length, back, player));
         (row + 1, line)
     }
 

@@ -4,9 +4,13 @@ use crate::board::{Board, Player, WinLine};
 use crate::grammar::Header;
 use crate::nat::Nat;
 
-/// A game in progress on a winnable frame.
+/// A game in progress on a winnable frame. A handle to boxed state, so that
+/// `step` moves a pointer, not the board.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game(Box<State>);
+
+#[derive(Clone, Debug)]
+struct State {
     x: Nat,
     y: Nat,
     z: Nat,
@@ -40,7 +44,7 @@ pub enum Effect {
 impl Game {
     /// An empty frame; `moves_possible` bounds the moves the input can hold.
     pub fn new(header: &Header, moves_possible: Option<u64>) -> Game {
-        Game {
+        Game(Box::new(State {
             cells: header
                 .x
                 .to_u64()
@@ -53,37 +57,36 @@ impl Game {
             to_move: Player::One,
             placed: 0,
             line: None,
-        }
+        }))
     }
 
     /// Plays one move in place. See [`step`] for the pure form.
     pub fn play(&mut self, column: &Nat) -> Effect {
         // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
-        if *column > self.x {
+        if *column > self.0.x {
             return Effect::OffFrame;
         }
         // r[rule.gravity]: the counter lands on the lowest free cell.
-        let height = self.board.height(column);
-        if self.y <= height {
+        let height = self.0.board.height(column);
+        if self.0.y <= height {
             return Effect::ColumnFull;
         }
-        let player = self.to_move;
+        let player = self.0.to_move;
         // r[rule.turns]: players alternate, every placed counter is a turn.
-        self.to_move = player.other();
-        self.placed += 1;
+        self.0.to_move = player.other();
+        self.0.placed += 1;
         // r[decision.placed-after-win]: the counter is placed all the same.
-        if self.line.is_some() {
-            self.board.stack(column, player);
+        if self.0.line.is_some() {
+            self.0.board.stack(column, player);
             return Effect::Placed {
                 row: height + 1,
                 after_line: true,
                 completes: None,
             };
         }
-        let (row, longest) = self.board.drop_counter(column, player);
         // r[rule.line]: a line is z or more in a row.
-        let completes = (self.z <= longest.length).then_some(longest);
-        self.line.clone_from(&completes);
+        let (row, completes) = self.0.board.drop_counter(column, player, &self.0.z);
+        self.0.line.clone_from(&completes);
         Effect::Placed {
             row,
             after_line: false,
@@ -93,32 +96,32 @@ impl Game {
 
     /// The first completed line, if any.
     pub fn line(&self) -> Option<&WinLine> {
-        self.line.as_ref()
+        self.0.line.as_ref()
     }
 
     /// True when every cell of the frame holds a counter.
     pub fn is_full(&self) -> bool {
-        self.cells == Some(self.placed)
+        self.0.cells == Some(self.0.placed)
     }
 
     /// The player whose turn it is.
     pub fn to_move(&self) -> Player {
-        self.to_move
+        self.0.to_move
     }
 
     /// Counters placed so far.
     pub fn placed(&self) -> u64 {
-        self.placed
+        self.0.placed
     }
 
     /// The board.
     pub fn board(&self) -> &Board {
-        &self.board
+        &self.0.board
     }
 
     /// The frame: columns, rows, line length.
     pub fn frame(&self) -> (&Nat, &Nat, &Nat) {
-        (&self.x, &self.y, &self.z)
+        (&self.0.x, &self.0.y, &self.0.z)
     }
 }
 

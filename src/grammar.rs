@@ -115,7 +115,7 @@ fn fault_at(line: &[u8], rest: &[u8]) -> FormatFault {
 /// r[format.positive], r[decision.zero]: zero is a format fault, never a column or frame fault.
 fn positive(line: &[u8], field: &[u8]) -> Result<Nat, FormatFault> {
     // `field` is a subslice of `line` that passed `digits`.
-    let value = Nat::from_digits(field).ok_or(FormatFault::EmptyLine)?;
+    let value = Nat::from_ascii_digits(field);
     if value.is_zero() {
         let column = field.as_ptr() as usize - line.as_ptr() as usize + 1;
         return Err(FormatFault::Zero { column });

@@ -410,39 +410,48 @@ impl Judge {
     /// check: the fast path once only format faults (and columns outside
     /// the frame) still matter. Any line it cannot vouch for is left to
     /// [`Judge::take_line`], so faults are always described by the grammar.
+    /// Returns the bytes and lines skipped.
     fn skim(&self, bytes: &[u8]) -> (usize, u64) {
         let limit = match self.watch {
             Watch::Format => u64::MAX,
             Watch::Columns => match self.header.as_ref().and_then(|h| h.x.to_u64()) {
-                Some(x) if x < u64::MAX => x,
-                _ => return (0, 0),
+                Some(x) => x,
+                None => return (0, 0),
             },
             Watch::Play | Watch::Nothing => return (0, 0),
         };
+        // Blocks that pass a byte-local test (vectorised by the compiler)
+        // are vouched for at once; the rest go line by line.
+        let single_digit = limit <= 9;
+        let max_digit = if single_digit {
+            b'0' + limit as u8
+        } else {
+            b'9'
+        };
+        let local = single_digit || self.watch == Watch::Format;
         let mut start = 0;
         let mut lines = 0;
-        let mut value: u64 = 0;
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b.is_ascii_digit() {
-                value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
-                i += 1;
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let end = (pos + SKIM_BLOCK).min(bytes.len());
+            let block = &bytes[pos..end];
+            let prev = if pos == 0 { b'\n' } else { bytes[pos - 1] };
+            if local && plain_block(block, prev, max_digit, single_digit) {
+                let feeds = count_line_feeds(block);
+                if let Some(last) = memchr::memrchr(b'\n', block) {
+                    start = pos + last + 1;
+                    lines += feeds;
+                }
+                pos = end;
                 continue;
             }
-            let end = match b {
-                b'\n' => i + 1,
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
-                _ => return (start, lines),
-            };
-            // `value` saturates at u64::MAX, above any limit checked here.
-            if i == start || value == 0 || value > limit {
+            let (skipped, n) = skim_lines(&bytes[start..], end - start, limit);
+            start += skipped;
+            lines += n;
+            if start < end {
                 return (start, lines);
             }
-            lines += 1;
-            start = end;
-            i = end;
-            value = 0;
+            pos = start;
         }
         (start, lines)
     }
@@ -578,6 +587,78 @@ impl Judge {
             game: self.game,
         }
     }
+}
+
+/// Bytes tested at once by the fast path.
+const SKIM_BLOCK: usize = 4096;
+
+/// True when every line ending in `block` surely conforms: only digits and
+/// LFs, every LF preceded by a digit 1 to `max_digit` (so no empty line and no
+/// line of zeros), and with `single_digit`, every nonzero digit followed by
+/// an LF (so each line's value is its last digit, at most `max_digit`).
+/// `prev` is the byte before the block (LF at the start of a line).
+fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> bool {
+    let pair_is_bad = |p: u8, b: u8| -> u8 {
+        let digit = b.wrapping_sub(b'0') < 10;
+        let lf = b == b'\n';
+        let p_nonzero = p.wrapping_sub(b'1') < 9;
+        let p_allowed = p.wrapping_sub(b'1') < max_digit - b'0';
+        u8::from(!(digit | lf) | (lf & !p_allowed) | (single_digit & p_nonzero & !lf))
+    };
+    let Some(&first) = block.first() else {
+        return true;
+    };
+    // Separate slices (not a chained iterator) so the loop vectorises.
+    let bad = block[..block.len() - 1]
+        .iter()
+        .zip(&block[1..])
+        .fold(pair_is_bad(prev, first), |bad, (&p, &b)| {
+            bad | pair_is_bad(p, b)
+        });
+    bad == 0
+}
+
+/// Line feeds in `bytes`, counted in byte lanes so the loop vectorises.
+fn count_line_feeds(bytes: &[u8]) -> u64 {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
+            u64::from(n)
+        })
+        .sum()
+}
+
+/// Line by line: skips lines that are 1 to 19 digits, value 1 to `limit`,
+/// ended by LF or CRLF, starting before `stop`. Returns bytes and lines.
+fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
+    let mut start = 0;
+    let mut lines = 0;
+    while start < stop {
+        let mut i = start;
+        let mut value: u64 = 0;
+        while let Some(d) = bytes
+            .get(i)
+            .map(|b| b.wrapping_sub(b'0'))
+            .filter(|&d| d < 10)
+        {
+            value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        // Up to 19 digits cannot wrap; longer lines go the slow way.
+        let digits = i - start;
+        if digits == 0 || digits > 19 || value == 0 || value > limit {
+            break;
+        }
+        let end = match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'\n'), _) => i + 1,
+            (Some(b'\r'), Some(b'\n')) => i + 2,
+            _ => break,
+        };
+        lines += 1;
+        start = end;
+    }
+    (start, lines)
 }
 
 /// Judges a whole file held in memory.

@@ -20,6 +20,7 @@
 
 pub mod board;
 pub mod game;
+pub mod generate;
 pub mod grammar;
 pub mod judge;
 pub mod nat;

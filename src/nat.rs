@@ -30,11 +30,23 @@ impl Nat {
         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
+        Some(Self::from_ascii_digits(digits))
+    }
+
+    /// Like [`Nat::from_digits`] for input already known to be 1 or more
+    /// ASCII digits (the grammar checked them).
+    pub(crate) fn from_ascii_digits(digits: &[u8]) -> Nat {
+        if digits.len() <= 19 {
+            let value = digits
+                .iter()
+                .fold(0u64, |acc, &d| acc * 10 + u64::from(d.wrapping_sub(b'0')));
+            return Nat(Repr::Small(value));
+        }
         let start = digits
             .iter()
             .position(|&d| d != b'0')
             .unwrap_or(digits.len());
-        Some(Self::from_significant(&digits[start..]))
+        Self::from_significant(&digits[start..])
     }
 
     /// `digits` are ASCII digits with no leading zero (possibly empty = 0).
