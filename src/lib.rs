@@ -18,17 +18,21 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod arbitrary_game;
 pub mod board;
 pub mod game;
 pub mod generate;
 pub mod grammar;
 pub mod judge;
 pub mod nat;
+pub mod oracle;
 pub mod rules;
 
 pub use board::{Direction, Player, WinLine};
 pub use game::{Effect, Game, step};
 pub use grammar::{FormatFault, Header};
-pub use judge::{Code, Finding, Judge, Report, decide, judge_bytes, judge_path, judge_reader};
+pub use judge::{
+    Code, Finding, Judge, Report, decide, judge_bytes, judge_chunked, judge_path, judge_reader,
+};
 pub use nat::Nat;
 pub use rules::winnable;

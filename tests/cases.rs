@@ -5,7 +5,9 @@ use std::fs;
 
 use connectz::judge_path;
 
-use crate::support::{files_below, judge_chunked, root};
+use connectz::judge_chunked;
+
+use crate::support::{files_below, root};
 
 #[test]
 fn every_case_gives_the_code_in_its_path() {

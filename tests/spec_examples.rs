@@ -7,7 +7,9 @@ use std::process::Command;
 
 use connectz::judge_bytes;
 
-use crate::support::{files_below, judge_chunked, root};
+use connectz::judge_chunked;
+
+use crate::support::{files_below, root};
 
 /// One example block of a clause.
 #[derive(Debug)]

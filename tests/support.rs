@@ -3,8 +3,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use connectz::{Judge, Report};
-
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -26,18 +24,4 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// Judges `bytes` fed in chunks of the given sizes, cycling.
-pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
-    let mut judge = Judge::new();
-    let mut rest = bytes;
-    let mut i = 0;
-    while !rest.is_empty() {
-        let n = sizes[i % sizes.len()].clamp(1, rest.len());
-        judge.feed(&rest[..n]);
-        rest = &rest[n..];
-        i += 1;
-    }
-    judge.finish()
 }
