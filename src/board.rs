@@ -319,16 +319,36 @@ enum Store {
     Sparse(Sparse),
 }
 
+/// How a board stores its cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// A dense array when the frame is small or the input could fill it
+    /// (`moves_possible` bounds the moves it can hold, from its size), else
+    /// a sparse map.
+    Auto {
+        /// Upper bound on the moves in the input, if known.
+        moves_possible: Option<u64>,
+    },
+    /// Always the sparse map: lets tests hold the two stores to each other.
+    Sparse,
+}
+
 /// Below this many cells a dense store is always used (16 MiB at most).
 const DENSE_ALWAYS: u64 = 1 << 20;
 /// Above this many cells a dense store is never used.
 const DENSE_NEVER: u64 = 1 << 30;
 
 impl Board {
-    /// An empty board for an `x` by `y` frame. `moves_possible` is an upper
-    /// bound on the moves the input can hold (from its size), if known: a
-    /// dense array is only chosen when the file could fill it.
-    pub fn new(x: &Nat, y: &Nat, moves_possible: Option<u64>) -> Board {
+    /// An empty board for an `x` by `y` frame.
+    pub fn new(x: &Nat, y: &Nat, storage: Storage) -> Board {
+        let moves_possible = match storage {
+            Storage::Auto { moves_possible } => moves_possible,
+            Storage::Sparse => {
+                return Board {
+                    store: Store::Sparse(Sparse::default()),
+                };
+            }
+        };
         let dense_limit = DENSE_ALWAYS
             .max(moves_possible.unwrap_or(0))
             .min(DENSE_NEVER);

@@ -1,6 +1,6 @@
 //! The state of a game and the pure transition `step`.
 
-use crate::board::{Board, Player, WinLine};
+use crate::board::{Board, Player, Storage, WinLine};
 use crate::grammar::Header;
 use crate::nat::Nat;
 
@@ -42,15 +42,15 @@ pub enum Effect {
 }
 
 impl Game {
-    /// An empty frame; `moves_possible` bounds the moves the input can hold.
-    pub fn new(header: &Header, moves_possible: Option<u64>) -> Game {
+    /// An empty frame.
+    pub fn new(header: &Header, storage: Storage) -> Game {
         Game(Box::new(State {
             cells: header
                 .x
                 .to_u64()
                 .zip(header.y.to_u64())
                 .and_then(|(x, y)| x.checked_mul(y)),
-            board: Board::new(&header.x, &header.y, moves_possible),
+            board: Board::new(&header.x, &header.y, storage),
             x: header.x.clone(),
             y: header.y.clone(),
             z: header.z.clone(),

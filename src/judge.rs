@@ -8,7 +8,7 @@ use std::path::Path;
 
 use memchr::memchr;
 
-use crate::board::{Player, WinLine};
+use crate::board::{Player, Storage, WinLine};
 use crate::game::{Effect, Game, step};
 use crate::grammar::{FormatFault, Header, parse_header, parse_move};
 use crate::nat::Nat;
@@ -314,6 +314,7 @@ impl Report {
 #[derive(Debug)]
 pub struct Judge {
     size_hint: Option<u64>,
+    sparse: bool,
     lines: u64,
     carry: Vec<u8>,
     seen_bytes: bool,
@@ -337,6 +338,7 @@ impl Judge {
     pub fn new() -> Judge {
         Judge {
             size_hint: None,
+            sparse: false,
             lines: 0,
             carry: Vec::new(),
             seen_bytes: false,
@@ -355,6 +357,15 @@ impl Judge {
     pub fn with_size_hint(len: u64) -> Judge {
         Judge {
             size_hint: Some(len),
+            ..Judge::new()
+        }
+    }
+
+    /// A judge whose board is always the sparse map, whatever the frame:
+    /// for tests that hold the dense and sparse stores to each other.
+    pub fn with_sparse_board() -> Judge {
+        Judge {
+            sparse: true,
             ..Judge::new()
         }
     }
@@ -514,9 +525,15 @@ impl Judge {
                 if !winnable(&header.x, &header.y, &header.z) {
                     self.record(Finding::Unwinnable);
                 } else {
-                    // r[rule.end]: moves are at most one per two bytes after line 1.
-                    let moves = self.size_hint.map(|len| len / 2 + 1);
-                    self.game = Some(Game::new(&header, moves));
+                    // Moves take at least two bytes each (digit and LF), bar the last.
+                    let storage = if self.sparse {
+                        Storage::Sparse
+                    } else {
+                        Storage::Auto {
+                            moves_possible: self.size_hint.map(|len| len / 2 + 1),
+                        }
+                    };
+                    self.game = Some(Game::new(&header, storage));
                 }
                 self.header = Some(header);
             }

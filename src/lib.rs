@@ -28,7 +28,7 @@ pub mod nat;
 pub mod oracle;
 pub mod rules;
 
-pub use board::{Direction, Player, WinLine};
+pub use board::{Direction, Player, Storage, WinLine};
 pub use game::{Effect, Game, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{

@@ -6,7 +6,7 @@
 //! detection code with the judge: only the number type, the code type and
 //! the winnability formula (itself checked against brute force in tests).
 
-use crate::judge::{Code, judge_bytes, judge_chunked};
+use crate::judge::{Code, Judge, judge_bytes, judge_chunked};
 use crate::nat::Nat;
 use crate::rules::winnable;
 
@@ -164,7 +164,16 @@ pub(crate) fn has_line(grid: &[Vec<u8>], z: usize, player: u8) -> bool {
 pub fn differential(input: &[u8], chunk_sizes: &[usize]) -> Result<Code, String> {
     let whole = judge_bytes(input);
     let chunked = judge_chunked(input, chunk_sizes);
+    let mut sparse = Judge::with_sparse_board();
+    sparse.feed(input);
+    let sparse = sparse.finish();
     let repro = crate::arbitrary_game::reproducer(input);
+    if sparse.verdict != whole.verdict {
+        return Err(format!(
+            "the sparse board gives {:?}, the default {:?} for {repro}",
+            sparse.verdict, whole.verdict
+        ));
+    }
     if chunked.verdict != whole.verdict {
         return Err(format!(
             "chunks {chunk_sizes:?} change the verdict: {:?} vs {:?} for {repro}",
