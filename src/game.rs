@@ -36,8 +36,8 @@ pub enum Effect {
         /// True when a line had already been completed before this move
         /// (r[rule.after-win]).
         after_line: bool,
-        /// The line this counter completed, if it is the first one.
-        completes: Option<WinLine>,
+        /// True when this counter completed the first line (see [`Game::line`]).
+        completes: bool,
     },
 }
 
@@ -81,17 +81,25 @@ impl Game {
             return Effect::Placed {
                 row: height + 1,
                 after_line: true,
-                completes: None,
+                completes: false,
             };
         }
         // r[rule.line]: a line is z or more in a row.
-        let (row, completes) = self.0.board.drop_counter(column, player, &self.0.z);
-        self.0.line.clone_from(&completes);
+        let (row, line) = self.0.board.drop_counter(column, player, &self.0.z);
+        let completes = line.is_some();
+        if completes {
+            self.0.line = line;
+        }
         Effect::Placed {
             row,
             after_line: false,
             completes,
         }
+    }
+
+    /// A hint that the next move is into `column`; changes nothing.
+    pub fn warm(&self, column: u64) {
+        self.0.board.warm(column);
     }
 
     /// The first completed line, if any.

@@ -400,7 +400,10 @@ impl Judge {
         }
         while !rest.is_empty() && !self.is_settled() {
             if self.lines > 0 {
-                let (bytes, lines) = self.skim(rest);
+                let (bytes, lines) = match self.watch {
+                    Watch::Play => self.play_plain(rest),
+                    _ => self.skim(rest),
+                };
                 rest = &rest[bytes..];
                 self.lines += lines;
             }
@@ -463,6 +466,50 @@ impl Judge {
                 return (start, lines);
             }
             pos = start;
+        }
+        (start, lines)
+    }
+
+    /// Plays plain move lines (see [`plain_move`]) straight from the bytes,
+    /// while every move still matters; stops at the first line it cannot
+    /// vouch for, or once a fault changes what must be watched. Returns the
+    /// bytes and lines consumed.
+    fn play_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
+        let mut start = 0;
+        let mut lines = 0;
+        let mut batch = [(0u64, 0usize); BATCH];
+        while self.watch == Watch::Play {
+            // Parse a batch ahead and touch the cells its moves will use, so
+            // their cache misses overlap instead of coming one per move.
+            let mut parsed = 0;
+            let mut at = start;
+            while parsed < BATCH {
+                let Some((column, end)) = plain_move(bytes, at) else {
+                    break;
+                };
+                batch[parsed] = (column, end);
+                parsed += 1;
+                at = end;
+            }
+            let Some(game) = &self.game else {
+                break;
+            };
+            for &(column, _) in &batch[..parsed] {
+                game.warm(column);
+            }
+            for &(column, end) in &batch[..parsed] {
+                if self.watch != Watch::Play {
+                    break;
+                }
+                lines += 1;
+                let number = self.lines + lines;
+                self.last_move = number;
+                self.play(number, Nat::from(column));
+                start = end;
+            }
+            if parsed < BATCH {
+                break;
+            }
         }
         (start, lines)
     }
@@ -559,10 +606,14 @@ impl Judge {
                 after_line: true, ..
             } => self.record(Finding::AfterLine { line: number }),
             Effect::Placed {
-                completes: Some(win),
-                ..
+                completes: true, ..
             } => {
-                self.line_found = Some(Finding::Line { line: number, win });
+                if let Some(win) = self.game.as_ref().and_then(Game::line) {
+                    self.line_found = Some(Finding::Line {
+                        line: number,
+                        win: win.clone(),
+                    });
+                }
             }
             Effect::Placed { .. } => {}
         }
@@ -622,6 +673,9 @@ pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
     judge.finish()
 }
 
+/// Moves parsed ahead by [`Judge::play_plain`].
+const BATCH: usize = 16;
+
 /// Bytes tested at once by the fast path.
 const SKIM_BLOCK: usize = 4096;
 
@@ -662,34 +716,47 @@ fn count_line_feeds(bytes: &[u8]) -> u64 {
         .sum()
 }
 
-/// Line by line: skips lines that are 1 to 19 digits, value 1 to `limit`,
-/// ended by LF or CRLF, starting before `stop`. Returns bytes and lines.
+/// The common move line, recognised without the full grammar: 1 to 19
+/// digits (so the value cannot wrap) with a value above zero, then LF or
+/// CRLF. Returns the value and the index past the terminator. Anything else,
+/// including a line cut by the end of `bytes`, is `None` and left to the
+/// grammar (r[format.move]).
+#[inline]
+fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    let mut i = start;
+    let mut value: u64 = 0;
+    while let Some(d) = bytes
+        .get(i)
+        .map(|b| b.wrapping_sub(b'0'))
+        .filter(|&d| d < 10)
+    {
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let digits = i - start;
+    if digits == 0 || digits > 19 || value == 0 {
+        return None;
+    }
+    match (bytes.get(i), bytes.get(i + 1)) {
+        (Some(b'\n'), _) => Some((value, i + 1)),
+        (Some(b'\r'), Some(b'\n')) => Some((value, i + 2)),
+        _ => None,
+    }
+}
+
+/// Line by line: skips plain move lines with value at most `limit` that
+/// start before `stop`. Returns bytes and lines.
 fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
     let mut start = 0;
     let mut lines = 0;
     while start < stop {
-        let mut i = start;
-        let mut value: u64 = 0;
-        while let Some(d) = bytes
-            .get(i)
-            .map(|b| b.wrapping_sub(b'0'))
-            .filter(|&d| d < 10)
-        {
-            value = value.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
-        // Up to 19 digits cannot wrap; longer lines go the slow way.
-        let digits = i - start;
-        if digits == 0 || digits > 19 || value == 0 || value > limit {
-            break;
-        }
-        let end = match (bytes.get(i), bytes.get(i + 1)) {
-            (Some(b'\n'), _) => i + 1,
-            (Some(b'\r'), Some(b'\n')) => i + 2,
+        match plain_move(bytes, start) {
+            Some((value, end)) if value <= limit => {
+                lines += 1;
+                start = end;
+            }
             _ => break,
-        };
-        lines += 1;
-        start = end;
+        }
     }
     (start, lines)
 }
