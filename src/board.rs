@@ -391,7 +391,15 @@ impl Cells for Sparse {
         }
     }
     fn push(&mut self, col: &Nat, player: Player, runs: [u64; 3], vertical: u64) {
-        let column = self.columns.entry(col.clone()).or_default();
+        // Most columns of a sparse frame hold one counter: start with room
+        // for exactly one (a plain push would reserve four).
+        let column = self
+            .columns
+            .entry(col.clone())
+            .or_insert_with(|| SparseColumn {
+                cells: Vec::with_capacity(1),
+                top_run: 0,
+            });
         column.cells.push((player, runs));
         column.top_run = vertical;
     }

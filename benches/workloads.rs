@@ -1,0 +1,224 @@
+//! The performance bench: writes the workloads of the performance issue
+//! deterministically, times the `connectz` binary on each as a whole process
+//! (median of several runs) next to `wc -l` on the same file in the same run,
+//! and prints one table.
+//!
+//!     cargo bench --bench workloads             # full sizes
+//!     cargo bench --bench workloads -- --quick  # small sizes, a smoke test
+//!
+//! Peak memory comes from GNU time (`/usr/bin/time -f %M`) when present.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arbitrary::{Arbitrary, Unstructured};
+use connectz::arbitrary_game::ArbitraryGame;
+use connectz::generate::{Rng, Workload, workload};
+
+struct Shape {
+    name: &'static str,
+    kind: Workload,
+    full: u64,
+    quick: u64,
+    /// Moves in a file of this size.
+    moves: fn(u64) -> u64,
+}
+
+const SHAPES: [Shape; 4] = [
+    Shape {
+        name: "tail",
+        kind: Workload::Tail,
+        full: 30_000_000,
+        quick: 300_000,
+        moves: |n| n + 7,
+    },
+    Shape {
+        name: "dense",
+        kind: Workload::Dense,
+        full: 3000,
+        quick: 300,
+        moves: |n| n * n,
+    },
+    Shape {
+        name: "ladder",
+        kind: Workload::Ladder,
+        full: 200_000,
+        quick: 2_000,
+        moves: |n| 2 * n - 1,
+    },
+    Shape {
+        name: "sparse",
+        kind: Workload::Sparse,
+        full: 1_000_000,
+        quick: 10_000,
+        moves: |n| n,
+    },
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let runs: usize = args
+        .iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(if quick { 3 } else { 5 });
+    let judge = PathBuf::from(env!("CARGO_BIN_EXE_connectz"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(if quick {
+        "bench-quick"
+    } else {
+        "bench"
+    });
+    fs::create_dir_all(&dir).expect("create bench dir");
+    println!(
+        "connectz bench: {runs} runs each, medians; baseline = `wc -l` on the same file, same run"
+    );
+    println!(
+        "{:<14} {:>9} {:>11} {:>9} {:>9} {:>8} {:>10} {:>8} {:>9}",
+        "workload", "MB", "moves", "time s", "wc -l s", "x wc -l", "Mmoves/s", "MB/s", "peak MB"
+    );
+    for shape in &SHAPES {
+        let size = if quick { shape.quick } else { shape.full };
+        for (label, n) in [
+            (format!("{}/2", shape.name), half(shape, size)),
+            (shape.name.to_string(), size),
+        ] {
+            let path = dir.join(format!("{}-{n}.txt", shape.name));
+            if !path.exists() {
+                let file = BufWriter::new(fs::File::create(&path).expect("create workload"));
+                workload(shape.kind, n, 1, file).expect("write workload");
+            }
+            let bytes = fs::metadata(&path).expect("workload").len();
+            let moves = (shape.moves)(n);
+            let (ours, base) = paired(
+                runs,
+                &[judge.as_os_str(), path.as_os_str()],
+                &["wc".as_ref(), "-l".as_ref(), path.as_os_str()],
+            );
+            let mb = bytes as f64 / 1e6;
+            println!(
+                "{:<14} {:>9.1} {:>11} {:>9.3} {:>9.3} {:>8.2} {:>10.2} {:>8.0} {:>9}",
+                label,
+                mb,
+                moves,
+                secs(ours),
+                secs(base),
+                secs(ours) / secs(base).max(1e-9),
+                moves as f64 / secs(ours) / 1e6,
+                mb / secs(ours),
+                peak_mb(&judge, &path)
+            );
+        }
+    }
+    many(&judge, &dir, if quick { 300 } else { 10_000 }, runs.min(3));
+}
+
+fn half(shape: &Shape, size: u64) -> u64 {
+    match shape.kind {
+        // Half the moves of a square frame: side / sqrt(2).
+        Workload::Dense => ((size as f64) / 2f64.sqrt()).round() as u64,
+        _ => size / 2,
+    }
+}
+
+/// Runs the two commands in turn, `runs` times each, and returns the medians.
+fn paired(runs: usize, a: &[&std::ffi::OsStr], b: &[&std::ffi::OsStr]) -> (Duration, Duration) {
+    let mut ta = Vec::new();
+    let mut tb = Vec::new();
+    run(a);
+    for _ in 0..runs {
+        ta.push(run(a));
+        tb.push(run(b));
+    }
+    (median(ta), median(tb))
+}
+
+fn run(cmd: &[&std::ffi::OsStr]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(cmd[0])
+        .args(&cmd[1..])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run command");
+    assert!(status.success(), "{cmd:?} failed");
+    start.elapsed()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Peak resident memory of one run, in MB, from GNU time.
+fn peak_mb(judge: &Path, path: &Path) -> String {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(judge)
+        .arg(path)
+        .stdout(Stdio::null())
+        .output();
+    match out {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stderr)
+            .trim()
+            .lines()
+            .last()
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or("n/a".into(), |kb| format!("{:.1}", kb / 1024.0)),
+        _ => "n/a".into(),
+    }
+}
+
+/// Many small files, one process each: the cost a batch of submissions pays.
+fn many(judge: &Path, dir: &Path, count: usize, runs: usize) {
+    let folder = dir.join(format!("many-{count}"));
+    if !folder.exists() {
+        fs::create_dir_all(&folder).expect("create many dir");
+        let mut rng = Rng::new(7);
+        for i in 0..count {
+            let data: Vec<u8> = (0..64).map(|_| rng.next_u64() as u8).collect();
+            let game = ArbitraryGame::arbitrary_take_rest(Unstructured::new(&data)).expect("game");
+            let mut file = fs::File::create(folder.join(format!("{i:05}.txt"))).expect("create");
+            file.write_all(&game.render()).expect("write");
+        }
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(&folder)
+        .expect("read")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let mut ours = Vec::new();
+    let mut base = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        for f in &files {
+            run(&[judge.as_os_str(), f.as_os_str()]);
+        }
+        ours.push(start.elapsed());
+        let start = Instant::now();
+        for f in &files {
+            run(&["wc".as_ref(), "-l".as_ref(), f.as_os_str()]);
+        }
+        base.push(start.elapsed());
+    }
+    let (ours, base) = (median(ours), median(base));
+    println!(
+        "{:<14} {:>9} {:>11} {:>9.3} {:>9.3} {:>8.2} {:>10} {:>8} {:>9}",
+        format!("many x{count}"),
+        "-",
+        "-",
+        secs(ours),
+        secs(base),
+        secs(ours) / secs(base),
+        "-",
+        "-",
+        format!("{:.2}ms/f", secs(ours) * 1e3 / count as f64)
+    );
+}
