@@ -27,6 +27,7 @@ pub mod judge;
 pub mod nat;
 pub mod oracle;
 pub mod rules;
+pub mod spec;
 
 pub use board::{Direction, Player, Storage, WinLine};
 pub use game::{Effect, Game, step};
