@@ -60,6 +60,17 @@ pub enum Direction {
     AntiDiagonal,
 }
 
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::Horizontal => "horizontal",
+            Direction::Vertical => "vertical",
+            Direction::Diagonal => "diagonal",
+            Direction::AntiDiagonal => "anti-diagonal",
+        })
+    }
+}
+
 /// A completed line: its lowest-column (then lowest-row) end, direction and length.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinLine {
@@ -121,20 +132,34 @@ trait Cells {
     fn push(&mut self, col: &Self::Col, player: Player, runs: [u64; 3], vertical: u64);
 }
 
-/// Places `player`'s counter on top of `col` and returns its row (0-based)
-/// and the longest line through it as (direction, length, steps back to the
-/// line's start).
-fn place<C: Cells>(cells: &mut C, col: &C::Col, player: Player) -> (u64, Direction, u64, u64) {
+/// The runs a counter of `player` on top of `col` would join: its vertical
+/// run, and the (back, ahead) lengths beside it in each sideways direction.
+fn beside<C: Cells>(cells: &C, col: &C::Col, player: Player) -> (u64, [(u64, u64); 3]) {
     let row = cells.height(col);
     let vertical = match cells.top(col) {
         Some((owner, run)) if owner == player => run + 1,
         _ => 1,
     };
+    let mut sides = [(0, 0); 3];
+    for (dir, dr) in SIDEWAYS {
+        sides[dir] = (
+            cells.run_at(col, -1, row, -dr, dir, player),
+            cells.run_at(col, 1, row, dr, dir, player),
+        );
+    }
+    (vertical, sides)
+}
+
+/// Places `player`'s counter on top of `col` and returns its row (0-based)
+/// and the longest line through it as (direction, length, steps back to the
+/// line's start).
+fn place<C: Cells>(cells: &mut C, col: &C::Col, player: Player) -> (u64, Direction, u64, u64) {
+    let row = cells.height(col);
+    let (vertical, sides) = beside(cells, col, player);
     let mut best = (Direction::Vertical, vertical, vertical - 1);
     let mut runs = [1u64; 3];
     for (dir, dr) in SIDEWAYS {
-        let back = cells.run_at(col, -1, row, -dr, dir, player);
-        let ahead = cells.run_at(col, 1, row, dr, dir, player);
+        let (back, ahead) = sides[dir];
         let total = back + 1 + ahead;
         // Only the ends of a run are ever read again: update those.
         if back > 0 {
@@ -152,6 +177,15 @@ fn place<C: Cells>(cells: &mut C, col: &C::Col, player: Player) -> (u64, Directi
     }
     cells.push(col, player, runs, vertical);
     (row, best.0, best.1, best.2)
+}
+
+/// The longest line a counter of `player` on top of `col` would make.
+fn longest_if_played<C: Cells>(cells: &C, col: &C::Col, player: Player) -> u64 {
+    let (vertical, sides) = beside(cells, col, player);
+    sides
+        .iter()
+        .map(|(b, a)| b + 1 + a)
+        .fold(vertical, u64::max)
 }
 
 /// A run length in a dense store: u16 or u32.
@@ -233,15 +267,8 @@ impl<L: Lane> Dense<L> {
         let rows = self.rows;
         let row = self.heights[col] as usize;
         let base = col * rows;
-        let vertical = if row > 0 && self.cells[base + row - 1][3] == tag {
-            self.top_runs[col] + 1
-        } else {
-            1
-        };
+        let (vertical, sides) = self.beside(col, tag);
         let (zero, one) = (L::ZERO, L::ONE);
-        // Heights of the neighbouring columns; 0 beyond the frame's edges.
-        let left = col.checked_sub(1).map_or(0, |c| self.heights[c] as usize);
-        let right = self.heights.get(col + 1).map_or(0, |&h| h as usize);
         let mut best = (
             Direction::Vertical,
             L::narrow(u64::from(vertical)),
@@ -250,21 +277,7 @@ impl<L: Lane> Dense<L> {
         let mut runs = [one; 3];
         for (dir, dr) in SIDEWAYS {
             let dr = dr as isize;
-            // The cell beside, if occupied by `player`, ends a run there.
-            let back_row = row.wrapping_add_signed(-dr);
-            let back = if back_row < left {
-                let cell = self.cells[base - rows + back_row];
-                if cell[3] == tag { cell[dir] } else { zero }
-            } else {
-                zero
-            };
-            let ahead_row = row.wrapping_add_signed(dr);
-            let ahead = if ahead_row < right {
-                let cell = self.cells[base + rows + ahead_row];
-                if cell[3] == tag { cell[dir] } else { zero }
-            } else {
-                zero
-            };
+            let (back, ahead) = sides[dir];
             // Bounded by the frame's width, which fits in `L` (Board::new).
             let total = back.add(one).add(ahead);
             // Only the ends of a run are ever read again: update those.
@@ -287,6 +300,51 @@ impl<L: Lane> Dense<L> {
         self.heights[col] += 1;
         self.top_runs[col] = vertical;
         (row as u64, best.0, best.1.widen(), best.2.widen())
+    }
+
+    /// [`beside`], specialised to the array: the vertical run and the
+    /// (back, ahead) runs a counter tagged `tag` on top of `col` would join.
+    fn beside(&self, col: usize, tag: L) -> (u32, [(L, L); 3]) {
+        let rows = self.rows;
+        let row = self.heights[col] as usize;
+        let base = col * rows;
+        let vertical = if row > 0 && self.cells[base + row - 1][3] == tag {
+            self.top_runs[col] + 1
+        } else {
+            1
+        };
+        // Heights of the neighbouring columns; 0 beyond the frame's edges.
+        let left = col.checked_sub(1).map_or(0, |c| self.heights[c] as usize);
+        let right = self.heights.get(col + 1).map_or(0, |&h| h as usize);
+        let zero = L::ZERO;
+        let mut sides = [(zero, zero); 3];
+        for (dir, dr) in SIDEWAYS {
+            let dr = dr as isize;
+            // The cell beside, if occupied by `player`, ends a run there.
+            let back_row = row.wrapping_add_signed(-dr);
+            if back_row < left {
+                let cell = self.cells[base - rows + back_row];
+                if cell[3] == tag {
+                    sides[dir].0 = cell[dir];
+                }
+            }
+            let ahead_row = row.wrapping_add_signed(dr);
+            if ahead_row < right {
+                let cell = self.cells[base + rows + ahead_row];
+                if cell[3] == tag {
+                    sides[dir].1 = cell[dir];
+                }
+            }
+        }
+        (vertical, sides)
+    }
+
+    fn longest_if_played(&self, col: usize, player: Player) -> u64 {
+        let (vertical, sides) = self.beside(col, L::tag(player));
+        sides
+            .iter()
+            .map(|(b, a)| b.widen() + 1 + a.widen())
+            .fold(u64::from(vertical), u64::max)
     }
 
     /// Reads the cells a move into `col` will touch, so that their cache
@@ -524,6 +582,16 @@ impl Board {
         (row + 1, line)
     }
 
+    /// The longest line `player` would have through a counter dropped into
+    /// `column` (1-based, inside the frame, not full). Changes nothing.
+    pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
+        match &self.store {
+            Store::Narrow(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
+            Store::Dense(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
+            Store::Sparse(s) => longest_if_played(s, column, player),
+        }
+    }
+
     /// A hint that the next move is into `column` (1-based): dense stores
     /// start loading the cells it will touch.
     pub fn warm(&self, column: u64) {
@@ -604,7 +672,13 @@ mod tests {
                     .filter(|&c| (narrow.heights[c] as usize) < h)
                     .collect();
                 let col = open[rng.below(open.len() as u64) as usize];
+                let probe = narrow.longest_if_played(col, player);
+                assert_eq!(
+                    probe,
+                    longest_if_played(&sparse, &Nat::from(col as u64 + 1), player)
+                );
                 let a = narrow.drop(col, player);
+                assert_eq!(probe, a.2);
                 let b = wide.drop(col, player);
                 let c = place(&mut sparse, &Nat::from(col as u64 + 1), player);
                 assert_eq!(a, b);

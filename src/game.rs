@@ -20,6 +20,8 @@ struct State {
     to_move: Player,
     placed: u64,
     line: Option<WinLine>,
+    /// Column and row (1-based) of the last counter placed.
+    last: Option<(Nat, u64)>,
 }
 
 /// What one move did. `step` reports; the judge decides what it means.
@@ -57,6 +59,7 @@ impl Game {
             to_move: Player::One,
             placed: 0,
             line: None,
+            last: None,
         }))
     }
 
@@ -76,6 +79,7 @@ impl Game {
         self.0.to_move = player.other();
         self.0.placed += 1;
         // r[decision.placed-after-win]: the counter is placed all the same.
+        self.0.last = Some((column.clone(), height + 1));
         if self.0.line.is_some() {
             self.0.board.stack(column, player);
             return Effect::Placed {
@@ -100,6 +104,22 @@ impl Game {
     /// A hint that the next move is into `column`; changes nothing.
     pub fn warm(&self, column: u64) {
         self.0.board.warm(column);
+    }
+
+    /// True when `column` is inside the frame and has room.
+    pub fn is_open(&self, column: &Nat) -> bool {
+        !column.is_zero() && *column <= self.0.x && self.0.y > self.0.board.height(column)
+    }
+
+    /// True when the player to move would complete a line by dropping a
+    /// counter into `column` (which must be open). Changes nothing.
+    pub fn would_complete(&self, column: &Nat) -> bool {
+        self.is_open(column) && self.0.z <= self.0.board.longest_if_played(column, self.0.to_move)
+    }
+
+    /// Column and row (1-based) of the last counter placed.
+    pub fn last(&self) -> Option<(&Nat, u64)> {
+        self.0.last.as_ref().map(|(c, r)| (c, *r))
     }
 
     /// The first completed line, if any.

@@ -3,6 +3,13 @@
 
 use std::io::{self, Write};
 
+use crate::board::{Player, Storage};
+use crate::game::Game;
+use crate::grammar::Header;
+use crate::judge::Code;
+use crate::nat::Nat;
+use crate::rules::winnable;
+
 /// SplitMix64: small, fast, seedable, and the same on every platform.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -143,5 +150,277 @@ pub fn workload(kind: Workload, size: u64, seed: u64, out: impl Write) -> io::Re
             }
             lines.done()
         }
+    }
+}
+
+/// A frame for [`game_with_code`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Columns.
+    pub x: u64,
+    /// Rows.
+    pub y: u64,
+    /// Line length.
+    pub z: u64,
+}
+
+/// Frames above this many cells are too large to generate games on.
+pub const MAX_GEN_CELLS: u64 = 10_000_000;
+
+/// Attempts before a generator gives up on a frame.
+const ATTEMPTS: u64 = 200;
+
+/// A valid file that judges to `code` on `frame`, chosen by `seed`.
+///
+/// # Errors
+/// Why no such file can be made: code 9 has no file, code 7 needs a frame
+/// that cannot be won and the others one that can, and some codes are
+/// impossible on some frames (no draw when z = 1, player 2 never wins when
+/// z = 1, ...); those fail after a bounded search.
+pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, String> {
+    let Frame { x, y, z } = frame;
+    if x == 0 || y == 0 || z == 0 {
+        return Err("the frame's numbers must be positive".into());
+    }
+    let cells = x.checked_mul(y).filter(|&c| c <= MAX_GEN_CELLS);
+    let header = Header {
+        x: x.into(),
+        y: y.into(),
+        z: z.into(),
+    };
+    let can_win = winnable(&header.x, &header.y, &header.z);
+    match code {
+        Code::FileError => {
+            return Err("code 9 is for a path that cannot be read: no file content gives it".into());
+        }
+        Code::IllegalGame if can_win => {
+            return Err(format!(
+                "{x} {y} {z} can be won: code 7 needs a frame on which no line can be completed"
+            ));
+        }
+        Code::IllegalGame => {}
+        _ if !can_win => {
+            return Err(format!(
+                "{x} {y} {z} can never be won, so every file on it is code 7 or 8"
+            ));
+        }
+        _ if cells.is_none() => {
+            return Err(format!(
+                "frames above {MAX_GEN_CELLS} cells are too large to generate on"
+            ));
+        }
+        Code::Draw | Code::WinTwo if z == 1 => {
+            return Err(
+                "with lines of 1, player 1's first counter wins: no draw and no win for player 2"
+                    .into(),
+            );
+        }
+        _ => {}
+    }
+    let mut rng = Rng::new(seed);
+    for _ in 0..ATTEMPTS {
+        if let Some(moves) = attempt(code, &header, &mut rng) {
+            let mut out = format!("{x} {y} {z}\n").into_bytes();
+            for m in &moves {
+                out.extend_from_slice(m);
+                out.push(b'\n');
+            }
+            return Ok(out);
+        }
+    }
+    Err(format!(
+        "found no game with code {code} on {x} {y} {z} in {ATTEMPTS} attempts"
+    ))
+}
+
+/// One try at a game with `code`: its move lines, or `None` to try again.
+fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
+    let (x, y) = (header.x.to_u64()?, header.y.to_u64()?);
+    let lines = |moves: Vec<u64>| {
+        moves
+            .into_iter()
+            .map(|m| m.to_string().into_bytes())
+            .collect()
+    };
+    let cells = x * y;
+    match code {
+        Code::Draw => Some(lines(play(header, rng, Goal::Fill)?)),
+        Code::WinOne => Some(lines(play(header, rng, Goal::Win(Player::One))?)),
+        Code::WinTwo => Some(lines(play(header, rng, Goal::Win(Player::Two))?)),
+        Code::Incomplete => {
+            let length = rng.below(cells.min(400));
+            Some(lines(play(header, rng, Goal::Length(length))?))
+        }
+        Code::IllegalContinue => {
+            let winner = if rng.below(2) == 0 {
+                Player::One
+            } else {
+                Player::Two
+            };
+            let mut game = Game::new(
+                header,
+                Storage::Auto {
+                    moves_possible: None,
+                },
+            );
+            let mut moves = play_on(&mut game, rng, Goal::Win(winner))?;
+            let open = open_columns(&game, x);
+            let extra = *open.get(rng.below(open.len().max(1) as u64) as usize)?;
+            moves.push(extra);
+            Some(lines(moves))
+        }
+        Code::IllegalRow => {
+            let target = 1 + rng.below(x);
+            let mut game = Game::new(
+                header,
+                Storage::Auto {
+                    moves_possible: None,
+                },
+            );
+            let mut moves = play_on(&mut game, rng, Goal::Column(target))?;
+            moves.push(target);
+            Some(lines(moves))
+        }
+        Code::IllegalColumn => {
+            let length = rng.below(cells.min(400));
+            let mut moves = play(header, rng, Goal::Length(length))?;
+            let at = rng.below(moves.len() as u64 + 1) as usize;
+            moves.insert(at, x.saturating_add(1 + rng.below(x)));
+            Some(lines(moves))
+        }
+        Code::IllegalGame => {
+            let length = rng.below(x.saturating_mul(y).min(40) + 1);
+            Some(lines((0..length).map(|_| 1 + rng.below(x)).collect()))
+        }
+        Code::InvalidFile => {
+            let base = [Code::Draw, Code::WinOne, Code::Incomplete, Code::IllegalRow]
+                [rng.below(4) as usize];
+            let mut moves: Vec<Vec<u8>> = attempt(base, header, rng)?;
+            let junk: &[&[u8]] = &[b"banana", b"x", b"1a", b"1 2", b"one", b"#", b"1,2"];
+            let bad = junk[rng.below(junk.len() as u64) as usize].to_vec();
+            let at = rng.below(moves.len() as u64 + 1) as usize;
+            moves.insert(at, bad);
+            Some(moves)
+        }
+        Code::FileError => None,
+    }
+}
+
+/// What a generated game plays towards; no move completes a line unless
+/// the goal asks for it.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// Fill the frame.
+    Fill,
+    /// Fill this column (1-based), then stop.
+    Column(u64),
+    /// Complete a line for this player as soon as they can.
+    Win(Player),
+    /// Stop after this many moves.
+    Length(u64),
+}
+
+fn play(header: &Header, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
+    let mut game = Game::new(
+        header,
+        Storage::Auto {
+            moves_possible: None,
+        },
+    );
+    play_on(&mut game, rng, goal)
+}
+
+fn open_columns(game: &Game, x: u64) -> Vec<u64> {
+    (1..=x).filter(|&c| game.is_open(&Nat::from(c))).collect()
+}
+
+/// Plays random moves towards `goal`; `None` when it cannot be reached.
+fn play_on(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
+    let x = game.frame().0.to_u64()?;
+    let mut moves = Vec::new();
+    loop {
+        match goal {
+            Goal::Length(n) if moves.len() as u64 >= n => return Some(moves),
+            Goal::Fill if game.is_full() => return Some(moves),
+            Goal::Column(c) if !game.is_open(&Nat::from(c)) => return Some(moves),
+            _ => {}
+        }
+        let open = open_columns(game, x);
+        if let Goal::Win(p) = goal
+            && game.to_move() == p
+            && let Some(&c) = open.iter().find(|&&c| game.would_complete(&Nat::from(c)))
+        {
+            game.play(&Nat::from(c));
+            moves.push(c);
+            return Some(moves);
+        }
+        let safe: Vec<u64> = open
+            .into_iter()
+            .filter(|&c| !game.would_complete(&Nat::from(c)))
+            .collect();
+        let column = match goal {
+            // Lean on the column to fill, when that is safe.
+            Goal::Column(c) if safe.contains(&c) && rng.below(2) == 0 => c,
+            _ => *safe.get(rng.below(safe.len().max(1) as u64) as usize)?,
+        };
+        game.play(&Nat::from(column));
+        moves.push(column);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::judge_bytes;
+
+    #[test]
+    fn every_generated_file_has_the_asked_code() {
+        let frames = [
+            Frame { x: 7, y: 6, z: 4 },
+            Frame { x: 3, y: 3, z: 3 },
+            Frame { x: 9, y: 2, z: 3 },
+            Frame { x: 5, y: 1, z: 3 },
+            Frame { x: 12, y: 10, z: 5 },
+        ];
+        let mut made = 0;
+        for code in Code::ALL
+            .into_iter()
+            .filter(|&c| c != Code::FileError && c != Code::IllegalGame)
+        {
+            for frame in frames {
+                for seed in 0..40 {
+                    if let Ok(bytes) = game_with_code(code, frame, seed) {
+                        assert_eq!(judge_bytes(&bytes).code(), code, "{frame:?} seed {seed}");
+                        made += 1;
+                    }
+                }
+            }
+            // The classic frame supports every code but 7 and 9.
+            game_with_code(code, Frame { x: 7, y: 6, z: 4 }, 1).unwrap();
+        }
+        for seed in 0..40 {
+            let bytes =
+                game_with_code(Code::IllegalGame, Frame { x: 7, y: 6, z: 8 }, seed).unwrap();
+            assert_eq!(judge_bytes(&bytes).code(), Code::IllegalGame);
+        }
+        assert!(made > 1000, "only {made} files made");
+        assert!(game_with_code(Code::IllegalGame, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
+        assert!(game_with_code(Code::FileError, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
+        assert!(game_with_code(Code::WinTwo, Frame { x: 7, y: 6, z: 1 }, 0).is_err());
+    }
+
+    #[test]
+    fn workloads_have_their_shape() {
+        let mut out = Vec::new();
+        workload(Workload::Ladder, 5, 0, &mut out).unwrap();
+        assert_eq!(out, b"5 2 5\n1\n1\n2\n2\n3\n3\n4\n4\n5\n");
+        assert_eq!(judge_bytes(&out).code(), Code::WinOne);
+        out.clear();
+        workload(Workload::Dense, 40, 3, &mut out).unwrap();
+        let report = judge_bytes(&out);
+        assert!(report.game.as_ref().is_some_and(|g| g.placed() == 1600));
+        out.clear();
+        workload(Workload::Tail, 100, 0, &mut out).unwrap();
+        assert_eq!(judge_bytes(&out).code(), Code::IllegalRow);
     }
 }

@@ -55,8 +55,8 @@ impl fmt::Display for FormatFault {
             FormatFault::UnexpectedByte { byte, column } => {
                 write!(
                     f,
-                    "unexpected byte {:?} at byte {column}",
-                    char::from(*byte)
+                    "unexpected byte '{}' at byte {column}",
+                    [*byte].escape_ascii()
                 )
             }
             FormatFault::UnexpectedEnd { column } => {

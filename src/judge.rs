@@ -221,7 +221,7 @@ impl fmt::Display for Finding {
             Finding::AfterLine { line } => write!(f, "line {line}: move after the game was won"),
             Finding::Line { line, win } => write!(
                 f,
-                "line {line}: player {} completes a line of {} ({:?} from column {}, row {})",
+                "line {line}: player {} completes a line of {} ({} from column {}, row {})",
                 win.player.number(),
                 win.length,
                 win.direction,
@@ -368,6 +368,11 @@ impl Judge {
             sparse: true,
             ..Judge::new()
         }
+    }
+
+    /// The game so far, once the header is read and the frame can be won.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
     }
 
     /// True once the verdict can no longer change: the rest need not be read.

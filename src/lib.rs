@@ -20,12 +20,15 @@
 
 pub mod arbitrary_game;
 pub mod board;
+pub mod check;
+pub mod explain;
 pub mod game;
 pub mod generate;
 pub mod grammar;
 pub mod judge;
 pub mod nat;
 pub mod oracle;
+pub mod render;
 pub mod rules;
 pub mod spec;
 

@@ -125,35 +125,41 @@ impl Nat {
 
     /// `self - k`, or `None` if that would be negative.
     pub fn checked_sub_u64(&self, k: u64) -> Option<Nat> {
-        match &self.0 {
-            Repr::Small(v) => v.checked_sub(k).map(Nat::from),
-            Repr::Big(d) => {
-                let mut out = d.to_vec();
-                let sub = k.to_string().into_bytes();
-                let mut borrow = 0u8;
-                let mut j = sub.len();
-                for slot in out.iter_mut().rev() {
-                    let s = if j > 0 {
-                        j -= 1;
-                        sub[j] - b'0'
-                    } else {
-                        0
-                    };
-                    let need = s + borrow;
-                    let have = *slot - b'0';
-                    if have >= need {
-                        *slot = b'0' + have - need;
-                        borrow = 0;
-                    } else {
-                        *slot = b'0' + have + 10 - need;
-                        borrow = 1;
-                    }
-                }
-                // A Big value exceeds u64::MAX >= k, so no borrow is left.
-                let start = out.iter().position(|&c| c != b'0').unwrap_or(out.len());
-                Some(Self::from_significant(&out[start..]))
+        self.checked_sub(&Nat::from(k))
+    }
+
+    /// `self - other`, or `None` if that would be negative.
+    pub fn checked_sub(&self, other: &Nat) -> Option<Nat> {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
+            return a.checked_sub(*b).map(Nat::from);
+        }
+        if self < other {
+            return None;
+        }
+        let mut out = self.digits();
+        let sub = other.digits();
+        let mut borrow = 0u8;
+        let mut j = sub.len();
+        for slot in out.iter_mut().rev() {
+            let s = if j > 0 {
+                j -= 1;
+                sub[j] - b'0'
+            } else {
+                0
+            };
+            let need = s + borrow;
+            let have = *slot - b'0';
+            if have >= need {
+                *slot = b'0' + have - need;
+                borrow = 0;
+            } else {
+                *slot = b'0' + have + 10 - need;
+                borrow = 1;
             }
         }
+        // self >= other, so no borrow is left.
+        let start = out.iter().position(|&c| c != b'0').unwrap_or(out.len());
+        Some(Self::from_significant(&out[start..]))
     }
 }
 
@@ -256,6 +262,11 @@ mod tests {
             Some(n("99999999999999999999999"))
         );
         assert_eq!(n("3").checked_sub_u64(4), None);
+        assert_eq!(
+            n("100000000000000000000000").checked_sub(&n("99999999999999999999999")),
+            Some(n("1"))
+        );
+        assert_eq!(n("5").checked_sub(&n("100000000000000000000000")), None);
         assert_eq!(n("12").to_string(), "12");
         assert_eq!(
             n("0099999999999999999999999").to_string(),

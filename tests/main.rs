@@ -2,6 +2,7 @@
 
 mod cases;
 mod cli;
+mod cz;
 mod oracle;
 mod spec_examples;
 mod support;

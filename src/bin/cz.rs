@@ -1,0 +1,349 @@
+//! `cz`: the toolbox around the reference judge. Every rule lives in the
+//! library; this file reads arguments, calls it and prints.
+#![forbid(unsafe_code)]
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use connectz::check::{Candidate, check, corpus, generated};
+use connectz::explain::{self, Style, json_string};
+use connectz::generate::{Frame, Workload, game_with_code, workload};
+use connectz::{Code, Judge, judge_path, render};
+use rayon::prelude::*;
+
+#[derive(Parser)]
+#[command(
+    name = "cz",
+    version,
+    about = "The toolbox around the ConnectZ reference judge"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Explain a verdict: code, rule, line, why, and the final board.
+    Explain {
+        /// The game file.
+        file: PathBuf,
+        /// Print the account as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Print the board after every move.
+        #[arg(long, conflicts_with = "json")]
+        trace: bool,
+    },
+    /// Draw the final board as an SVG picture.
+    Render {
+        /// The game file.
+        file: PathBuf,
+        /// Where to write the SVG.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Write a valid game file with a chosen code, or a benchmark workload.
+    Gen {
+        /// The code the file must judge to (0 to 8).
+        #[arg(
+            long,
+            required_unless_present = "workload",
+            conflicts_with = "workload"
+        )]
+        code: Option<u8>,
+        /// Columns (default 7).
+        #[arg(long)]
+        width: Option<u64>,
+        /// Rows (default 6).
+        #[arg(long)]
+        height: Option<u64>,
+        /// Line length (default 4; 8 for code 7).
+        #[arg(long)]
+        connect: Option<u64>,
+        /// A benchmark shape instead of a code.
+        #[arg(long, value_enum)]
+        workload: Option<WorkloadArg>,
+        /// Scale of the workload (default: the benchmark's size).
+        #[arg(long)]
+        size: Option<u64>,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write here instead of standard out.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Judge files and folders in parallel: one `path<TAB>code` line each, sorted by path.
+    Batch {
+        /// Files or folders (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// JSON lines instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run another implementation on the reference corpus and generated games.
+    Check {
+        /// Generated games to add to the shipped corpus.
+        #[arg(long, default_value_t = 200)]
+        cases: usize,
+        /// Seed for the generated games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds one run may take.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Failing generated games to shrink.
+        #[arg(long, default_value_t = 3)]
+        shrink: usize,
+        /// The candidate's command line; the game file's path is appended.
+        #[arg(last = true, required = true)]
+        command: Vec<OsString>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum WorkloadArg {
+    Tail,
+    Dense,
+    Ladder,
+    Sparse,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("cz: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn style() -> Style {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    Style {
+        color: !no_color && io::stdout().is_terminal(),
+        ..Style::default()
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, String> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    match command {
+        Command::Explain { file, json, trace } => {
+            if trace {
+                self::trace(&file, &mut out)?;
+            }
+            let report = judge_path(&file);
+            let text = if json {
+                format!("{}\n", explain::json(&report, &file.display().to_string()))
+            } else {
+                explain::text(&report, style())
+            };
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        }
+        Command::Render { file, output } => {
+            let report = judge_path(&file);
+            let title = file
+                .file_name()
+                .map_or("game".into(), |n| n.to_string_lossy().into_owned());
+            fs::write(&output, render::svg(&report, &title))
+                .map_err(|e| format!("{}: {e}", output.display()))?;
+            writeln!(
+                out,
+                "{}: code {} ({})",
+                output.display(),
+                report.code(),
+                report.code().name()
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        Command::Gen {
+            code,
+            width,
+            height,
+            connect,
+            workload: shape,
+            size,
+            seed,
+            output,
+        } => {
+            let mut sink: Box<dyn Write> = match &output {
+                Some(path) => Box::new(
+                    fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+                ),
+                None => Box::new(&mut out),
+            };
+            if let Some(shape) = shape {
+                let (kind, default) = match shape {
+                    WorkloadArg::Tail => (Workload::Tail, 30_000_000),
+                    WorkloadArg::Dense => (Workload::Dense, 3000),
+                    WorkloadArg::Ladder => (Workload::Ladder, 200_000),
+                    WorkloadArg::Sparse => (Workload::Sparse, 1_000_000),
+                };
+                workload(kind, size.unwrap_or(default), seed, &mut sink)
+                    .map_err(|e| e.to_string())?;
+            } else {
+                let code = code
+                    .and_then(Code::from_number)
+                    .ok_or("--code takes 0 to 8")?;
+                let frame = Frame {
+                    x: width.unwrap_or(7),
+                    y: height.unwrap_or(6),
+                    z: connect.unwrap_or(if code == Code::IllegalGame { 8 } else { 4 }),
+                };
+                let bytes = game_with_code(code, frame, seed)?;
+                sink.write_all(&bytes).map_err(|e| e.to_string())?;
+            }
+            sink.flush().map_err(|e| e.to_string())?;
+        }
+        Command::Batch { paths, json } => batch(&paths, json, &mut out)?,
+        Command::Check {
+            cases,
+            seed,
+            timeout,
+            shrink,
+            command,
+        } => {
+            let candidate = Candidate {
+                command,
+                timeout: Duration::from_secs_f64(timeout.max(0.01)),
+            };
+            let mut all = corpus();
+            all.extend(generated(cases, seed));
+            let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
+            let report = check(&candidate, all, shrink, &scratch).map_err(|e| e.to_string())?;
+            let _ = fs::remove_dir_all(&scratch);
+            out.write_all(report.text().as_bytes())
+                .map_err(|e| e.to_string())?;
+            out.flush().map_err(|e| e.to_string())?;
+            return Ok(if report.defined_failures() == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Feeds the file a line at a time and draws the board after every counter.
+fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    fs::File::open(file)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut judge = Judge::new();
+    let mut placed = 0;
+    for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        judge.feed(line);
+        let Some(game) = judge.game() else {
+            continue;
+        };
+        if game.placed() != placed {
+            placed = game.placed();
+            let text = String::from_utf8_lossy(line);
+            writeln!(
+                out,
+                "line {}: move {} (column {})",
+                n + 1,
+                placed,
+                text.trim_end()
+            )
+            .map_err(|e| e.to_string())?;
+            out.write_all(explain::draw(game, style()).as_bytes())
+                .map_err(|e| e.to_string())?;
+            writeln!(out).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn collect(path: &Path, into: &mut Vec<PathBuf>) {
+    match fs::read_dir(path) {
+        Ok(entries) if path.is_dir() => {
+            for entry in entries.flatten() {
+                collect(&entry.path(), into);
+            }
+        }
+        _ => into.push(path.to_path_buf()),
+    }
+}
+
+fn batch(paths: &[PathBuf], json: bool, out: &mut impl Write) -> Result<(), String> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect(path, &mut files);
+    }
+    files.sort();
+    let done = AtomicUsize::new(0);
+    let finished = AtomicBool::new(false);
+    let show = io::stderr().is_terminal() && files.len() >= 200;
+    let codes: Vec<Code> = std::thread::scope(|scope| {
+        if show {
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    eprint!("\r{}/{} files", done.load(Ordering::Relaxed), files.len());
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                eprint!("\r{}\r", " ".repeat(32));
+            });
+        }
+        let codes = files
+            .par_iter()
+            .map(|f| {
+                let code = judge_path(f).code();
+                done.fetch_add(1, Ordering::Relaxed);
+                code
+            })
+            .collect();
+        finished.store(true, Ordering::Relaxed);
+        codes
+    });
+    let mut counts = [0usize; 10];
+    for (file, code) in files.iter().zip(&codes) {
+        counts[usize::from(code.number())] += 1;
+        let line = if json {
+            format!(
+                "{{\"path\":{},\"code\":{code},\"name\":{}}}",
+                json_string(&file.display().to_string()),
+                json_string(code.name())
+            )
+        } else {
+            format!("{}\t{code}", file.display())
+        };
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    if json {
+        let summary: Vec<String> = Code::ALL
+            .iter()
+            .map(|c| format!("\"{}\":{}", c.number(), counts[usize::from(c.number())]))
+            .collect();
+        writeln!(
+            out,
+            "{{\"summary\":{{{}}},\"files\":{}}}",
+            summary.join(","),
+            files.len()
+        )
+        .map_err(|e| e.to_string())?;
+    } else {
+        writeln!(out, "# {} files", files.len()).map_err(|e| e.to_string())?;
+        for code in Code::ALL {
+            let n = counts[usize::from(code.number())];
+            if n > 0 {
+                writeln!(out, "# {code} {}: {n}", code.name()).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,243 @@
+//! The `cz` toolbox, run as a process the way users run it.
+
+use std::fs;
+use std::process::{Command, Output};
+
+use connectz::judge_bytes;
+
+use crate::support::root;
+
+fn cz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("CONNECTZ", env!("CARGO_BIN_EXE_connectz"))
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn explain_names_code_rule_line_and_precedence() {
+    let out = cz(&[
+        "explain",
+        "tests/cases/6-illegal-column/after-full-column.txt",
+    ]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("explain_precedence", stdout(&out));
+    let out = cz(&["explain", "tests/cases/1-win-player-1/diagonal.txt"]);
+    insta::assert_snapshot!("explain_diagonal", stdout(&out));
+}
+
+#[test]
+fn explain_windows_huge_frames() {
+    let out = cz(&[
+        "explain",
+        "tests/cases/1-win-player-1/huge-frame-sparse.txt",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("columns 499999990..500000029, rows 1..20 of the frame"),
+        "{text}"
+    );
+    assert!(text.contains(" X X "), "{text}");
+}
+
+#[test]
+fn explain_json_carries_the_same_account() {
+    let out = cz(&[
+        "explain",
+        "--json",
+        "tests/cases/5-illegal-row/filled-after-win.txt",
+    ]);
+    let text = stdout(&out);
+    insta::assert_snapshot!("explain_json", text);
+    assert!(text.starts_with('{') && text.trim_end().ends_with('}'));
+}
+
+#[test]
+fn explain_trace_draws_every_move() {
+    let out = cz(&["explain", "--trace", "tests/cases/0-draw/brief-sample.txt"]);
+    let text = stdout(&out);
+    assert_eq!(text.matches("^ last move").count(), 9 + 1, "{text}");
+    assert!(text.contains("line 10: move 9 (column 2)"));
+}
+
+#[test]
+fn render_writes_an_svg_with_the_line_marked() {
+    let dir = std::env::temp_dir().join(format!("cz-render-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("board.svg");
+    let out = cz(&[
+        "render",
+        "tests/cases/1-win-player-1/brief-sample.txt",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("code 1 (win for player 1)"));
+    assert_eq!(text.matches("stroke=\"#111111\"").count(), 3);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gen_makes_every_code_and_refuses_nine() {
+    for code in 0..=8u8 {
+        for seed in ["1", "2", "3"] {
+            let out = cz(&["gen", "--code", &code.to_string(), "--seed", seed]);
+            assert!(out.status.success(), "code {code}: {out:?}");
+            assert_eq!(
+                judge_bytes(&out.stdout).code().number(),
+                code,
+                "seed {seed}"
+            );
+        }
+    }
+    let out = cz(&[
+        "gen",
+        "--code",
+        "3",
+        "--width",
+        "30",
+        "--height",
+        "2",
+        "--connect",
+        "5",
+    ]);
+    assert_eq!(judge_bytes(&out.stdout).code().number(), 3);
+    assert!(stdout(&out).starts_with("30 2 5\n"));
+    let nine = cz(&["gen", "--code", "9"]);
+    assert_eq!(nine.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nine.stderr).contains("no file content"));
+    let bad = cz(&[
+        "gen",
+        "--code",
+        "7",
+        "--width",
+        "7",
+        "--height",
+        "6",
+        "--connect",
+        "4",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn gen_workloads_are_deterministic() {
+    let a = cz(&["gen", "--workload", "sparse", "--size", "50", "--seed", "9"]);
+    let b = cz(&["gen", "--workload", "sparse", "--size", "50", "--seed", "9"]);
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(stdout(&a).lines().count(), 51);
+    let ladder = cz(&["gen", "--workload", "ladder", "--size", "100"]);
+    assert_eq!(judge_bytes(&ladder.stdout).code().number(), 1);
+}
+
+#[test]
+fn batch_lists_sorted_paths_and_a_summary() {
+    let out = cz(&[
+        "batch",
+        "tests/cases/7-illegal-game",
+        "tests/cases/0-draw",
+        "tests/no-such-path",
+    ]);
+    insta::assert_snapshot!("batch", stdout(&out));
+    let json = cz(&["batch", "--json", "tests/cases/0-draw"]);
+    let text = stdout(&json);
+    assert_eq!(text.lines().count(), 6);
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("{\"summary\":{\"0\":5,")
+    );
+}
+
+#[test]
+fn check_passes_the_reference_itself() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "40",
+        "--",
+        env!("CARGO_BIN_EXE_connectz"),
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("defined failures 0; impl notes 0; crashes 0; timeouts 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_reports_a_broken_candidate() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "27",
+        "--",
+        "sh",
+        "tests/fixtures/seven-is-three.sh",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("check_broken", stdout(&out));
+}
+
+#[test]
+fn check_reports_crashes_and_timeouts() {
+    let crash = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--",
+        "sh",
+        "-c",
+        "echo boom >&2; exit 3",
+    ]);
+    let text = stdout(&crash);
+    assert_eq!(crash.status.code(), Some(1));
+    assert!(
+        text.contains("CRASH") && text.contains("\"boom\""),
+        "{text}"
+    );
+    let slow = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "0.05",
+        "--",
+        "sh",
+        "-c",
+        "sleep 2",
+    ]);
+    assert!(stdout(&slow).contains("TIMEOUT"));
+}
+
+#[test]
+fn check_notes_impl_differences_without_failing() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "9",
+        "--",
+        "sh",
+        "tests/fixtures/empty-is-incomplete.sh",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "NOTE    tests/cases/8-invalid-file/empty-file.txt: expected 8 (invalid file), got 3"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("defined failures 0; impl notes"), "{text}");
+    assert!(!text.contains("FAIL "), "{text}");
+}
