@@ -191,7 +191,9 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
     let can_win = winnable(&header.x, &header.y, &header.z);
     match code {
         Code::FileError => {
-            return Err("code 9 is for a path that cannot be read: no file content gives it".into());
+            return Err(
+                "code 9 is for a path that cannot be read: no file content gives it".into(),
+            );
         }
         Code::IllegalGame if can_win => {
             return Err(format!(

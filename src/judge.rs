@@ -296,6 +296,9 @@ pub struct Report {
     pub verdict: Finding,
     /// The first finding of each kind of fault, in file order.
     pub faults: Vec<Finding>,
+    /// The result of play (the first line, a full frame, or unfinished) as
+    /// far as moves were played: play stops at a fault of code 5 or above.
+    pub result: Option<Finding>,
     /// The frame, if the header was read.
     pub header: Option<Header>,
     /// The game as it stood at the end, if it was played.
@@ -656,6 +659,7 @@ impl Judge {
         Report {
             verdict,
             faults: self.faults,
+            result,
             header: self.header,
             game: self.game,
         }
@@ -814,6 +818,7 @@ fn unreadable(error: &io::Error) -> Report {
             error: error.to_string(),
         },
         faults: Vec::new(),
+        result: None,
         header: None,
         game: None,
     }

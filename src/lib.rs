@@ -29,7 +29,9 @@ pub mod judge;
 pub mod nat;
 pub mod oracle;
 pub mod render;
+pub mod rotate;
 pub mod rules;
+pub mod snapshot;
 pub mod spec;
 
 pub use board::{Direction, Player, Storage, WinLine};

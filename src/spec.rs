@@ -49,6 +49,32 @@ pub enum Example {
         /// `file:line` of the block.
         at: String,
     },
+    /// A board snapshot and the answer of `cz board` (spec/board.md).
+    Board {
+        /// The grid as written.
+        grid: Vec<u8>,
+        /// Line length (`z=`, default 4).
+        z: usize,
+        /// The first player's symbol (`first=`).
+        first: Option<char>,
+        /// An extra empty symbol (`empty=`).
+        empty: Option<char>,
+        /// False with the `no-gravity` flag.
+        gravity: bool,
+        /// The answer, e.g. `first player moves` (written with `-` for spaces).
+        expect: String,
+        /// `file:line` of the block.
+        at: String,
+    },
+    /// A "Rotate" input and its exact output, split by a `---` line.
+    Rotate {
+        /// The contest input.
+        input: String,
+        /// The expected output.
+        output: String,
+        /// `file:line` of the block.
+        at: String,
+    },
     /// A command line and exactly what it prints.
     Cli {
         /// Arguments after `connectz`.
@@ -125,13 +151,43 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
             .collect();
         let mut words = info.split_whitespace();
         let kind = words.next();
-        if !matches!(kind, Some("connectz" | "cli")) {
+        if !matches!(kind, Some("connectz" | "cli" | "board" | "rotate")) {
             continue;
         }
         let clause = clauses
             .last_mut()
             .ok_or(format!("{at}: example before any clause"))?;
-        let example = if kind == Some("connectz") {
+        let example = if kind == Some("board") {
+            let flags: Vec<&str> = words.collect();
+            let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
+            let symbol = |key: &str| flag(key).and_then(|s| s.chars().next());
+            let mut grid = body.join("\n").into_bytes();
+            grid.push(b'\n');
+            Example::Board {
+                grid,
+                z: flag("z=")
+                    .map_or(Ok(4), str::parse)
+                    .map_err(|_| format!("{at}: bad z="))?,
+                first: symbol("first="),
+                empty: symbol("empty="),
+                gravity: !flags.contains(&"no-gravity"),
+                expect: flag("expect=")
+                    .ok_or(format!("{at}: missing expect="))?
+                    .replace('-', " "),
+                at,
+            }
+        } else if kind == Some("rotate") {
+            let split = body
+                .iter()
+                .position(|l| *l == "---")
+                .ok_or(format!("{at}: a rotate block needs a --- line"))?;
+            let join = |lines: &[&str]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+            Example::Rotate {
+                input: join(&body[..split]),
+                output: join(&body[split + 1..]),
+                at,
+            }
+        } else if kind == Some("connectz") {
             let flags: Vec<&str> = words.collect();
             let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
             let expect = flag("expect=")

@@ -4,6 +4,7 @@ mod cases;
 mod cli;
 mod cz;
 mod oracle;
+mod puzzles;
 mod spec_examples;
 mod support;
 mod winnable;

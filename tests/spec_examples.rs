@@ -71,6 +71,48 @@ fn every_cli_example_prints_its_line() {
 }
 
 #[test]
+fn every_board_and_rotate_example_gives_its_answer() {
+    let mut ran = 0;
+    for clause in clauses().unwrap() {
+        for example in &clause.examples {
+            match example {
+                Example::Board {
+                    grid,
+                    z,
+                    first,
+                    empty,
+                    gravity,
+                    expect,
+                    at,
+                } => {
+                    let (_, judgement) =
+                        connectz::snapshot::judge_grid(grid, *z, *first, *empty, *gravity)
+                            .unwrap_or_else(|e| panic!("{at}: {e}"));
+                    assert_eq!(
+                        judgement.verdict.to_string(),
+                        *expect,
+                        "{at} [{}]: {:?}",
+                        clause.id,
+                        judgement.why
+                    );
+                }
+                Example::Rotate { input, output, at } => {
+                    assert_eq!(
+                        connectz::rotate::solve(input).as_ref(),
+                        Ok(output),
+                        "{at} [{}]",
+                        clause.id
+                    );
+                }
+                _ => continue,
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 10, "only {ran} board and rotate examples found");
+}
+
+#[test]
 fn every_clause_has_an_example() {
     let all = clauses().unwrap();
     assert!(all.len() >= 20, "only {} clauses found", all.len());

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use connectz::check::{Candidate, check, corpus, generated};
 use connectz::explain::{self, Style, json_string};
 use connectz::generate::{Frame, Workload, game_with_code, workload};
-use connectz::{Code, Judge, judge_path, render};
+use connectz::{Code, Judge, judge_path, render, rotate, snapshot};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -88,6 +88,34 @@ enum Command {
         /// JSON lines instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Judge a board snapshot: who moves, who won, or invalid.
+    Board {
+        /// The grid (rows top-down, one per line or joined by `/` or `;`); `-` or none reads standard input.
+        file: Option<PathBuf>,
+        /// Line length.
+        #[arg(short = 'z', default_value_t = 4)]
+        z: usize,
+        /// The symbol of the player who moved first.
+        #[arg(long)]
+        first: Option<char>,
+        /// One more symbol for an empty cell (`.`, `_` and `0` always are).
+        #[arg(long)]
+        empty: Option<char>,
+        /// Say why a position is invalid.
+        #[arg(long)]
+        why: bool,
+        /// List every line of z or more.
+        #[arg(long)]
+        lines: bool,
+        /// Counters need not rest on anything: skip the validity checks.
+        #[arg(long)]
+        no_gravity: bool,
+    },
+    /// Solve the "Rotate" contest problem: `Case #i: Red|Blue|Both|Neither`.
+    Rotate {
+        /// The contest input; `-` or none reads standard input.
+        file: Option<PathBuf>,
     },
     /// Run another implementation on the reference corpus and generated games.
     Check {
@@ -207,6 +235,47 @@ fn run(command: Command) -> Result<ExitCode, String> {
             sink.flush().map_err(|e| e.to_string())?;
         }
         Command::Batch { paths, json } => batch(&paths, json, &mut out)?,
+        Command::Board {
+            file,
+            z,
+            first,
+            empty,
+            why,
+            lines,
+            no_gravity,
+        } => {
+            let input = read_input(file.as_deref())?;
+            let (position, judgement) = snapshot::judge_grid(&input, z, first, empty, !no_gravity)
+                .map_err(|e| e.to_string())?;
+            writeln!(out, "{}", judgement.verdict).map_err(|e| e.to_string())?;
+            if why && let Some(reason) = &judgement.why {
+                writeln!(out, "why: {reason}").map_err(|e| e.to_string())?;
+            }
+            if lines {
+                for line in position.lines(z) {
+                    let symbol = position.symbols[usize::from(line.side == snapshot::Side::Second)];
+                    let cells: Vec<String> = line
+                        .cells
+                        .iter()
+                        .map(|(r, c)| format!("({r},{c})"))
+                        .collect();
+                    writeln!(
+                        out,
+                        "{symbol}: {} in a row: {}",
+                        line.cells.len(),
+                        cells.join(" ")
+                    )
+                    .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        Command::Rotate { file } => {
+            let input = read_input(file.as_deref())?;
+            let text =
+                String::from_utf8(input).map_err(|_| "the input is not UTF-8 text".to_string())?;
+            out.write_all(rotate::solve(&text)?.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
         Command::Check {
             cases,
             seed,
@@ -267,6 +336,22 @@ fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A file's bytes, or standard input for `-` or no path.
+fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    match path {
+        Some(p) if p != Path::new("-") => {
+            bytes = fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        _ => {
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("standard input: {e}"))?;
+        }
+    }
+    Ok(bytes)
 }
 
 fn collect(path: &Path, into: &mut Vec<PathBuf>) {

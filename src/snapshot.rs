@@ -1,0 +1,799 @@
+//! Board snapshots: a grid of counters instead of a move list. Who has a
+//! line, who moves next, and whether any legal game reaches the position
+//! (spec/board.md).
+
+use std::collections::HashSet;
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, satisfy};
+use nom::combinator::{all_consuming, opt};
+use nom::multi::{many1, separated_list1};
+use nom::sequence::terminated;
+use nom::{IResult, Parser};
+
+/// A grid as written: rows top-down, each a list of cell symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Rows, top first; every row has the same width.
+    pub rows: Vec<Vec<u8>>,
+}
+
+/// What is wrong with a grid (r[board.grid]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridError {
+    /// No rows at all.
+    Empty,
+    /// A byte that is not a cell symbol, at 1-based row and column.
+    UnexpectedByte {
+        /// Row, from the top.
+        row: usize,
+        /// Byte position in the row.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// A row of another width than the first.
+    Ragged {
+        /// Row, from the top.
+        row: usize,
+        /// Its width.
+        width: usize,
+        /// The first row's width.
+        expected: usize,
+    },
+    /// A third kind of counter, at 1-based row and column.
+    ThirdSymbol {
+        /// Row, from the top.
+        row: usize,
+        /// Cell, from the left.
+        column: usize,
+        /// The symbol.
+        symbol: char,
+    },
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridError::Empty => write!(f, "the grid has no rows"),
+            GridError::UnexpectedByte { row, column, byte } => {
+                write!(
+                    f,
+                    "row {row}, byte {column}: '{}' is not a cell",
+                    [*byte].escape_ascii()
+                )
+            }
+            GridError::Ragged {
+                row,
+                width,
+                expected,
+            } => {
+                write!(f, "row {row} has {width} cells, the first row {expected}")
+            }
+            GridError::ThirdSymbol {
+                row,
+                column,
+                symbol,
+            } => write!(
+                f,
+                "row {row}, column {column}: '{symbol}' is a third kind of counter (two players only; empty is '.', '_' or '0')"
+            ),
+        }
+    }
+}
+
+// cell = ALPHA / DIGIT / "." / "_"
+fn cell(input: &[u8]) -> IResult<&[u8], u8> {
+    satisfy(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        .map(|c| c as u8)
+        .parse(input)
+}
+
+// row = 1*(cell [SP])
+fn row(input: &[u8]) -> IResult<&[u8], Vec<u8>> {
+    many1(terminated(cell, opt(char(' ')))).parse(input)
+}
+
+// grid = row *(("\n" / "\r\n" / "/" / ";") row) [newline]
+fn grid(input: &[u8]) -> IResult<&[u8], Vec<Vec<u8>>> {
+    let separator = || {
+        alt((
+            tag(&b"\r\n"[..]),
+            tag(&b"\n"[..]),
+            tag(&b"/"[..]),
+            tag(&b";"[..]),
+        ))
+    };
+    all_consuming(terminated(
+        separated_list1(separator(), row),
+        opt(separator()),
+    ))
+    .parse(input)
+}
+
+/// Reads a grid (r[board.grid]): rows top-down, separated by line feeds,
+/// `/` or `;`; cells are letters, digits, `.` or `_`, optionally separated by
+/// single spaces; every row the same width.
+///
+/// # Errors
+/// The first fault, with its row and column.
+pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
+    let trimmed = input.strip_suffix(b"\n").unwrap_or(input);
+    if trimmed.is_empty() {
+        return Err(GridError::Empty);
+    }
+    let rows = match grid(input) {
+        Ok((_, rows)) => rows,
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            let offset = input.len() - e.input.len();
+            let before = &input[..offset];
+            let row = 1 + before
+                .iter()
+                .filter(|&&b| matches!(b, b'\n' | b'/' | b';'))
+                .count();
+            let start = before
+                .iter()
+                .rposition(|&b| matches!(b, b'\n' | b'/' | b';'))
+                .map_or(0, |p| p + 1);
+            return Err(GridError::UnexpectedByte {
+                row,
+                column: offset - start + 1,
+                byte: e.input.first().copied().unwrap_or(b' '),
+            });
+        }
+        Err(nom::Err::Incomplete(_)) => return Err(GridError::Empty),
+    };
+    let expected = rows[0].len();
+    if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != expected) {
+        return Err(GridError::Ragged {
+            row: i + 1,
+            width: r.len(),
+            expected,
+        });
+    }
+    Ok(Grid { rows })
+}
+
+/// One of the two sides of a snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The player who moved first.
+    First,
+    /// The other.
+    Second,
+}
+
+/// A position: the grid's counters by side, and the symbols used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `cells[r][c]`, row 0 at the top as written.
+    pub cells: Vec<Vec<Option<Side>>>,
+    /// The first player's symbol and the second's.
+    pub symbols: [char; 2],
+}
+
+/// Turns a grid into a position. `empty` is an extra empty symbol (`.`,
+/// `_` and `0` always are); `first` names the first player's symbol.
+/// Without it the first player is the one with more counters, or, on equal
+/// counts, the first symbol in reading order (`1` before `2`).
+///
+/// # Errors
+/// A third counter symbol.
+pub fn position(
+    grid: &Grid,
+    empty: Option<char>,
+    first: Option<char>,
+) -> Result<Position, GridError> {
+    let is_empty = |s: u8| matches!(s, b'.' | b'_' | b'0') || Some(char::from(s)) == empty;
+    let mut symbols: Vec<char> = Vec::new();
+    for (r, row) in grid.rows.iter().enumerate() {
+        for (c, &s) in row.iter().enumerate() {
+            let s = char::from(s);
+            if is_empty(s as u8) || symbols.contains(&s) {
+                continue;
+            }
+            if symbols.len() == 2 {
+                return Err(GridError::ThirdSymbol {
+                    row: r + 1,
+                    column: c + 1,
+                    symbol: s,
+                });
+            }
+            symbols.push(s);
+        }
+    }
+    if symbols == ['2', '1'] {
+        symbols.reverse();
+    }
+    let count = |s: char| {
+        grid.rows
+            .iter()
+            .flatten()
+            .filter(|&&b| char::from(b) == s)
+            .count()
+    };
+    let mut pair = [
+        symbols.first().copied().unwrap_or('x'),
+        symbols.get(1).copied().unwrap_or('o'),
+    ];
+    match first {
+        Some(f) if f == pair[1] => pair.swap(0, 1),
+        Some(f) if f == pair[0] => {}
+        Some(f) => pair = [f, if pair[0] == f { pair[1] } else { pair[0] }],
+        None if count(pair[1]) > count(pair[0]) => pair.swap(0, 1),
+        None => {}
+    }
+    let cells = grid
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&b| match char::from(b) {
+                    s if s == pair[0] && !is_empty(b) => Some(Side::First),
+                    s if s == pair[1] && !is_empty(b) => Some(Side::Second),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Position {
+        width: grid.rows[0].len(),
+        height: grid.rows.len(),
+        cells,
+        symbols: pair,
+    })
+}
+
+/// A line of at least z counters (r[board.lines]): cells as (row from the
+/// top, column from the left), 1-based, from one end to the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Whose line.
+    pub side: Side,
+    /// Its cells.
+    pub cells: Vec<(usize, usize)>,
+}
+
+impl Position {
+    fn at(&self, r: isize, c: isize) -> Option<Side> {
+        if r < 0 || c < 0 {
+            return None;
+        }
+        *self.cells.get(r as usize)?.get(c as usize)?
+    }
+
+    /// Every maximal run of z or more of one side's counters, in any of the
+    /// four directions.
+    pub fn lines(&self, z: usize) -> Vec<Line> {
+        let mut out = Vec::new();
+        for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..self.height as isize {
+                for c in 0..self.width as isize {
+                    let Some(side) = self.at(r, c) else {
+                        continue;
+                    };
+                    // Start only at the first cell of a run.
+                    if self.at(r - dr, c - dc) == Some(side) {
+                        continue;
+                    }
+                    let mut cells = Vec::new();
+                    let (mut rr, mut cc) = (r, c);
+                    while self.at(rr, cc) == Some(side) {
+                        cells.push((rr as usize + 1, cc as usize + 1));
+                        rr += dr;
+                        cc += dc;
+                    }
+                    if cells.len() >= z {
+                        out.push(Line { side, cells });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn count(&self, side: Side) -> usize {
+        self.cells
+            .iter()
+            .flatten()
+            .filter(|&&s| s == Some(side))
+            .count()
+    }
+
+    /// Each column bottom-up, or the first floating counter as (row from
+    /// the top, column), 1-based.
+    fn stacks(&self) -> Result<Vec<Vec<Side>>, (usize, usize)> {
+        let mut stacks = Vec::with_capacity(self.width);
+        for c in 0..self.width {
+            let mut stack = Vec::new();
+            let mut gap = false;
+            for r in (0..self.height).rev() {
+                match self.cells[r][c] {
+                    Some(_) if gap => return Err((r + 1, c + 1)),
+                    Some(side) => stack.push(side),
+                    None => gap = true,
+                }
+            }
+            stacks.push(stack);
+        }
+        Ok(stacks)
+    }
+}
+
+/// The answer of `cz board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It is the first player's turn.
+    FirstMoves,
+    /// It is the second player's turn.
+    SecondMoves,
+    /// The first player completed a line.
+    FirstWins,
+    /// The second player completed a line.
+    SecondWins,
+    /// The frame is full and nobody has a line.
+    Draw,
+    /// No legal game reaches this position.
+    Invalid,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::FirstMoves => "first player moves",
+            Verdict::SecondMoves => "second player moves",
+            Verdict::FirstWins => "first player wins",
+            Verdict::SecondWins => "second player wins",
+            Verdict::Draw => "draw game",
+            Verdict::Invalid => "invalid",
+        })
+    }
+}
+
+/// A verdict and, when it is `Invalid` (or the search gave up), why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The answer.
+    pub verdict: Verdict,
+    /// The reason for an invalid position.
+    pub why: Option<String>,
+}
+
+/// Positions the reachability search may visit before it gives up.
+pub const SEARCH_LIMIT: usize = 4_000_000;
+
+/// Judges a position: r[board.verdict] with gravity, r[board.no-gravity]
+/// without.
+pub fn judge(p: &Position, z: usize, gravity: bool) -> Judgement {
+    let invalid = |why: String| Judgement {
+        verdict: Verdict::Invalid,
+        why: Some(why),
+    };
+    let [a, b] = p.symbols;
+    let lines = p.lines(z);
+    let has = |side| lines.iter().any(|l| l.side == side);
+    let (first_line, second_line) = (has(Side::First), has(Side::Second));
+    let (nf, ns) = (p.count(Side::First), p.count(Side::Second));
+    if first_line && second_line {
+        return invalid(format!(
+            "both {a} and {b} have a line of {z}: the game stops at the first"
+        ));
+    }
+    let full = nf + ns == p.width * p.height;
+    let ok = |verdict| Judgement { verdict, why: None };
+    if !gravity {
+        return ok(match (first_line, second_line) {
+            (true, _) => Verdict::FirstWins,
+            (_, true) => Verdict::SecondWins,
+            _ if full => Verdict::Draw,
+            _ if nf > ns => Verdict::SecondMoves,
+            _ => Verdict::FirstMoves,
+        });
+    }
+    // r[board.gravity]
+    let stacks = match p.stacks() {
+        Ok(s) => s,
+        Err((r, c)) => {
+            return invalid(format!(
+                "floating counter at row {r} column {c} (rows from the top)"
+            ));
+        }
+    };
+    // r[board.counts]
+    if nf != ns && nf != ns + 1 {
+        return invalid(format!(
+            "{a} has {nf} counters and {b} {ns}: the first player has as many as the second or one more"
+        ));
+    }
+    let winner = match (first_line, second_line) {
+        (true, _) => Some(Side::First),
+        (_, true) => Some(Side::Second),
+        _ => None,
+    };
+    let Some(winner) = winner else {
+        // r[board.order]
+        return match reachable(&stacks) {
+            Some(true) => ok(if full {
+                Verdict::Draw
+            } else if nf == ns {
+                Verdict::FirstMoves
+            } else {
+                Verdict::SecondMoves
+            }),
+            Some(false) => invalid(format!(
+                "no alternating game, {a} first, stacks the columns this way"
+            )),
+            None => invalid(format!(
+                "undecided: the search passed {SEARCH_LIMIT} positions"
+            )),
+        };
+    };
+    // r[board.last-line]: the winner moved last, with a counter that every
+    // line of theirs passes through, from a reachable position with no line.
+    let (name, moved_last) = match winner {
+        Side::First => (a, nf == ns + 1),
+        Side::Second => (b, nf == ns),
+    };
+    if !moved_last {
+        return invalid(format!("{name} has a line but did not move last"));
+    }
+    let mut undecided = false;
+    for (c, stack) in stacks.iter().enumerate() {
+        if stack.last() != Some(&winner) {
+            continue;
+        }
+        let mut before = p.clone();
+        before.cells[p.height - stack.len()][c] = None;
+        if !before.lines(z).is_empty() {
+            continue;
+        }
+        let mut smaller = stacks.clone();
+        smaller[c].pop();
+        match reachable(&smaller) {
+            Some(true) => {
+                return ok(if winner == Side::First {
+                    Verdict::FirstWins
+                } else {
+                    Verdict::SecondWins
+                });
+            }
+            Some(false) => {}
+            None => undecided = true,
+        }
+    }
+    if undecided {
+        return invalid(format!(
+            "undecided: the search passed {SEARCH_LIMIT} positions"
+        ));
+    }
+    invalid(format!(
+        "{name}'s line could not have been completed last: no top counter of {name} is on every line of theirs with a reachable position before it"
+    ))
+}
+
+/// Can the columns (bottom-up stacks) be built by alternating moves, the
+/// first player first? `None` when the search passed [`SEARCH_LIMIT`].
+/// Depth-first over the heights built so far, remembering dead ends; at
+/// each turn it tries first the column with the most counters left.
+fn reachable(stacks: &[Vec<Side>]) -> Option<bool> {
+    let total: usize = stacks.iter().map(Vec::len).sum();
+    let mut dead: HashSet<Vec<u8>> = HashSet::new();
+    let mut heights = vec![0u8; stacks.len()];
+    if stacks.iter().any(|s| s.len() > usize::from(u8::MAX)) {
+        return None;
+    }
+    fn go(
+        stacks: &[Vec<Side>],
+        heights: &mut Vec<u8>,
+        placed: usize,
+        total: usize,
+        dead: &mut HashSet<Vec<u8>>,
+    ) -> Option<bool> {
+        if placed == total {
+            return Some(true);
+        }
+        if dead.contains(heights) {
+            return Some(false);
+        }
+        if dead.len() >= SEARCH_LIMIT {
+            return None;
+        }
+        let side = if placed.is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let mut options: Vec<usize> = (0..stacks.len())
+            .filter(|&c| stacks[c].get(usize::from(heights[c])) == Some(&side))
+            .collect();
+        options.sort_by_key(|&c| std::cmp::Reverse(stacks[c].len() - usize::from(heights[c])));
+        for c in options {
+            heights[c] += 1;
+            let found = go(stacks, heights, placed + 1, total, dead);
+            heights[c] -= 1;
+            if found != Some(false) {
+                return found;
+            }
+        }
+        dead.insert(heights.clone());
+        Some(false)
+    }
+    go(stacks, &mut heights, 0, total, &mut dead)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn from_stacks(stacks: &[Vec<Side>], height: usize) -> Position {
+        let width = stacks.len();
+        let mut cells = vec![vec![None; width]; height];
+        for (c, s) in stacks.iter().enumerate() {
+            for (k, &side) in s.iter().enumerate() {
+                cells[height - 1 - k][c] = Some(side);
+            }
+        }
+        Position {
+            width,
+            height,
+            cells,
+            symbols: ['x', 'o'],
+        }
+    }
+
+    /// Every position some legal game reaches, with its true verdict.
+    fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Side>>, Verdict> {
+        let mut truth = HashMap::new();
+        let mut frontier = vec![vec![Vec::new(); width]];
+        truth.insert(frontier[0].clone(), Verdict::FirstMoves);
+        while let Some(stacks) = frontier.pop() {
+            let placed: usize = stacks.iter().map(Vec::len).sum();
+            let side = if placed.is_multiple_of(2) {
+                Side::First
+            } else {
+                Side::Second
+            };
+            for c in 0..width {
+                if stacks[c].len() == height {
+                    continue;
+                }
+                let mut next = stacks.clone();
+                next[c].push(side);
+                if truth.contains_key(&next) {
+                    continue;
+                }
+                let p = from_stacks(&next, height);
+                let won = p.lines(z).iter().any(|l| l.side == side);
+                let verdict = match (won, side) {
+                    (true, Side::First) => Verdict::FirstWins,
+                    (true, Side::Second) => Verdict::SecondWins,
+                    _ if placed + 1 == width * height => Verdict::Draw,
+                    (false, Side::First) => Verdict::SecondMoves,
+                    (false, Side::Second) => Verdict::FirstMoves,
+                };
+                truth.insert(next.clone(), verdict);
+                if !won {
+                    frontier.push(next);
+                }
+            }
+        }
+        truth
+    }
+
+    /// All columns of up to `height` counters.
+    fn all_stacks(height: usize) -> Vec<Vec<Side>> {
+        let mut out = vec![Vec::new()];
+        let mut k = 0;
+        while k < out.len() {
+            if out[k].len() < height {
+                for side in [Side::First, Side::Second] {
+                    let mut s = out[k].clone();
+                    s.push(side);
+                    out.push(s);
+                }
+            }
+            k += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn validity_matches_brute_force_over_all_games() {
+        let mut checked = 0;
+        let mut valid = 0;
+        for (width, height, z) in [
+            (3, 3, 3),
+            (4, 3, 3),
+            (3, 4, 3),
+            (5, 2, 3),
+            (4, 3, 2),
+            (2, 4, 2),
+            (6, 2, 4),
+        ] {
+            let truth = reachable_truth(width, height, z);
+            let columns = all_stacks(height);
+            let mut index = vec![0usize; width];
+            loop {
+                let stacks: Vec<Vec<Side>> = index.iter().map(|&i| columns[i].clone()).collect();
+                let expected = truth.get(&stacks).copied().unwrap_or(Verdict::Invalid);
+                let got = judge(&from_stacks(&stacks, height), z, true);
+                assert_eq!(
+                    got.verdict, expected,
+                    "{width}x{height} z={z} {stacks:?}: {:?}",
+                    got.why
+                );
+                checked += 1;
+                valid += usize::from(expected != Verdict::Invalid);
+                // Next combination of columns.
+                let mut i = 0;
+                while i < width {
+                    index[i] += 1;
+                    if index[i] < columns.len() {
+                        break;
+                    }
+                    index[i] = 0;
+                    i += 1;
+                }
+                if i == width {
+                    break;
+                }
+            }
+        }
+        assert!(
+            checked > 50_000 && valid > 5_000,
+            "{checked} checked, {valid} valid"
+        );
+    }
+
+    #[test]
+    fn grid_reader_and_errors() {
+        let g = parse_grid(b"..x\n.ox\nxoo\n").unwrap();
+        assert_eq!(g.rows.len(), 3);
+        assert_eq!(
+            parse_grid(b"0 1 2;1 2 0").unwrap().rows,
+            vec![b"012".to_vec(), b"120".to_vec()]
+        );
+        assert_eq!(parse_grid(b"OOX/OXY").unwrap().rows.len(), 2);
+        assert_eq!(
+            parse_grid(b"..x\n.o\n"),
+            Err(GridError::Ragged {
+                row: 2,
+                width: 2,
+                expected: 3
+            })
+        );
+        assert_eq!(
+            parse_grid(b"..x\n.o#\n"),
+            Err(GridError::UnexpectedByte {
+                row: 2,
+                column: 3,
+                byte: b'#'
+            })
+        );
+        assert_eq!(parse_grid(b""), Err(GridError::Empty));
+        let three = parse_grid(b"xoz").unwrap();
+        assert_eq!(
+            position(&three, None, None),
+            Err(GridError::ThirdSymbol {
+                row: 1,
+                column: 3,
+                symbol: 'z'
+            })
+        );
+    }
+
+    #[test]
+    fn lines_agree_with_the_judges_board() {
+        use crate::board::{Board, Player, Storage};
+        use crate::generate::Rng;
+        use crate::nat::Nat;
+        let mut rng = Rng::new(5);
+        for _ in 0..500 {
+            let (w, h, z) = (
+                1 + rng.below(7) as usize,
+                1 + rng.below(6) as usize,
+                2 + rng.below(3) as usize,
+            );
+            let stacks: Vec<Vec<Side>> = (0..w)
+                .map(|_| {
+                    (0..rng.below(h as u64 + 1))
+                        .map(|_| {
+                            if rng.below(2) == 0 {
+                                Side::First
+                            } else {
+                                Side::Second
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let p = from_stacks(&stacks, h);
+            let mut board = Board::new(&(w as u64).into(), &(h as u64).into(), Storage::Sparse);
+            let mut best = [0u64; 2];
+            for (c, s) in stacks.iter().enumerate() {
+                for &side in s {
+                    let player = if side == Side::First {
+                        Player::One
+                    } else {
+                        Player::Two
+                    };
+                    let (_, line) =
+                        board.drop_counter(&Nat::from(c as u64 + 1), player, &Nat::from(1));
+                    let length = line.map_or(0, |l| l.length);
+                    let k = usize::from(side == Side::Second);
+                    best[k] = best[k].max(length);
+                }
+            }
+            let lines = p.lines(z);
+            for (k, side) in [Side::First, Side::Second].into_iter().enumerate() {
+                assert_eq!(
+                    lines.iter().any(|l| l.side == side),
+                    best[k] >= z as u64,
+                    "{stacks:?} z={z}"
+                );
+            }
+        }
+    }
+}
+
+/// Why `cz board` cannot answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The grid does not parse.
+    Grid(GridError),
+    /// Both symbols have as many counters and the answer depends on which
+    /// moved first (r[board.first]).
+    AmbiguousFirst([char; 2]),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Grid(e) => e.fmt(f),
+            BoardError::AmbiguousFirst([a, b]) => write!(
+                f,
+                "{a} and {b} have as many counters and the answer depends on who moved first: say so with --first"
+            ),
+        }
+    }
+}
+
+/// Reads and judges a grid. r[board.first]: which symbol moved first comes
+/// from `first`, else from the counts; on equal counts both are tried: a
+/// reading under which the position is invalid gives way to one under which
+/// it is valid, and two valid readings must agree.
+///
+/// # Errors
+/// A grid that does not parse, or equal counts where the first player matters.
+pub fn judge_grid(
+    input: &[u8],
+    z: usize,
+    first: Option<char>,
+    empty: Option<char>,
+    gravity: bool,
+) -> Result<(Position, Judgement), BoardError> {
+    let grid = parse_grid(input).map_err(BoardError::Grid)?;
+    let p = position(&grid, empty, first).map_err(BoardError::Grid)?;
+    let verdict = judge(&p, z, gravity);
+    if first.is_some() || p.count(Side::First) != p.count(Side::Second) || p.count(Side::First) == 0
+    {
+        return Ok((p, verdict));
+    }
+    let [a, b] = p.symbols;
+    let swapped = position(&grid, empty, Some(b)).map_err(BoardError::Grid)?;
+    let other = judge(&swapped, z, gravity);
+    // Only a reading under which the position is valid counts.
+    match (verdict.verdict, other.verdict) {
+        (x, y) if x == y => Ok((p, verdict)),
+        (_, Verdict::Invalid) => Ok((p, verdict)),
+        (Verdict::Invalid, _) => Ok((swapped, other)),
+        _ => Err(BoardError::AmbiguousFirst([a, b])),
+    }
+}
