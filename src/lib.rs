@@ -32,6 +32,7 @@ pub mod render;
 pub mod rotate;
 pub mod rules;
 pub mod snapshot;
+pub mod solver;
 pub mod spec;
 
 pub use board::{Direction, Player, Storage, WinLine};

@@ -5,6 +5,7 @@ mod cli;
 mod cz;
 mod oracle;
 mod puzzles;
+mod solver;
 mod spec_examples;
 mod support;
 mod winnable;

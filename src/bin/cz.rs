@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use connectz::check::{Candidate, check, corpus, generated};
 use connectz::explain::{self, Style, json_string};
 use connectz::generate::{Frame, Workload, game_with_code, workload};
-use connectz::{Code, Judge, judge_path, render, rotate, snapshot};
+use connectz::{Code, Judge, judge_path, render, rotate, snapshot, solver};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -116,6 +116,29 @@ enum Command {
     Rotate {
         /// The contest input; `-` or none reads standard input.
         file: Option<PathBuf>,
+    },
+    /// Exact scores: one position per line (column digits from the empty frame).
+    Solve {
+        /// Positions, one per line (the first token; the rest is ignored); `-` or none reads standard input.
+        file: Option<PathBuf>,
+        /// Columns.
+        #[arg(long, default_value_t = 7)]
+        width: usize,
+        /// Rows.
+        #[arg(long, default_value_t = 6)]
+        height: usize,
+        /// Line length.
+        #[arg(long, default_value_t = 4)]
+        connect: usize,
+        /// Only the sign of the score: win, draw or loss.
+        #[arg(long)]
+        weak: bool,
+        /// Add the best column.
+        #[arg(long)]
+        best: bool,
+        /// Nodes searched per position, and the mean time and nodes at the end.
+        #[arg(long)]
+        stats: bool,
     },
     /// Run another implementation on the reference corpus and generated games.
     Check {
@@ -268,6 +291,76 @@ fn run(command: Command) -> Result<ExitCode, String> {
                     .map_err(|e| e.to_string())?;
                 }
             }
+        }
+        Command::Solve {
+            file,
+            width,
+            height,
+            connect,
+            weak,
+            best,
+            stats,
+        } => {
+            let shape = solver::Shape {
+                width,
+                height,
+                z: connect,
+            };
+            if !shape.fits() || width > 9 {
+                return Err(format!(
+                    "{width} x {height} is too large to solve exactly: width * (height + 1) must be at most 64, and positions are written one digit per move, so width at most 9"
+                ));
+            }
+            let input = String::from_utf8(read_input(file.as_deref())?)
+                .map_err(|_| "the input is not UTF-8 text")?;
+            let mut engine = solver::Solver::new();
+            let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+            let started = std::time::Instant::now();
+            for line in input.lines() {
+                let Some(moves) = line.split_whitespace().next() else {
+                    continue;
+                };
+                let position = match solver::Position::from_moves(shape, moves) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failed += 1;
+                        writeln!(out, "{moves} invalid: {e}").map_err(|e| e.to_string())?;
+                        continue;
+                    }
+                };
+                engine.reset();
+                let score = engine.solve(&position, weak);
+                let mut text = format!("{moves} {}", if weak { score.signum() } else { score });
+                if best {
+                    let scores = engine.analyze(&position, weak);
+                    let column = (0..width)
+                        .filter(|&c| scores[c].is_some())
+                        .max_by_key(|&c| (scores[c], std::cmp::Reverse(c.abs_diff(width / 2))));
+                    text.push_str(&column.map_or(" -".into(), |c| format!(" {}", c + 1)));
+                }
+                if stats {
+                    text.push_str(&format!(" nodes={}", engine.nodes()));
+                }
+                nodes += engine.nodes();
+                solved += 1;
+                writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            }
+            if stats && solved > 0 {
+                let elapsed = started.elapsed().as_secs_f64();
+                writeln!(
+                    out,
+                    "# {solved} positions: mean {:.2} nodes, mean {:.3} ms per position",
+                    nodes as f64 / solved as f64,
+                    elapsed * 1e3 / solved as f64
+                )
+                .map_err(|e| e.to_string())?;
+            }
+            out.flush().map_err(|e| e.to_string())?;
+            return Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
         }
         Command::Rotate { file } => {
             let input = read_input(file.as_deref())?;
