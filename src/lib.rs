@@ -28,6 +28,7 @@ pub mod grammar;
 pub mod judge;
 pub mod nat;
 pub mod oracle;
+pub mod play;
 pub mod render;
 pub mod rotate;
 pub mod rules;

@@ -91,7 +91,7 @@ impl Shape {
         self.bottom() * ((1u64 << self.height) - 1)
     }
 
-    fn column_mask(&self, col: usize) -> u64 {
+    pub(crate) fn column_mask(&self, col: usize) -> u64 {
         ((1u64 << self.height) - 1) << (col * (self.height + 1))
     }
 }
@@ -181,7 +181,7 @@ impl Position {
     }
 
     /// Plays a move given as the bit of the cell it fills.
-    fn play_bit(&mut self, bit: u64) {
+    pub(crate) fn play_bit(&mut self, bit: u64) {
         self.current ^= self.mask;
         self.mask |= bit;
         self.moves += 1;
@@ -215,12 +215,12 @@ impl Position {
     }
 
     /// Cells where the side to move would complete a line.
-    fn own_wins(&self) -> u64 {
+    pub(crate) fn own_wins(&self) -> u64 {
         self.winning_cells(self.current)
     }
 
     /// Cells where the opponent would complete a line.
-    fn opponent_wins(&self) -> u64 {
+    pub(crate) fn opponent_wins(&self) -> u64 {
         self.winning_cells(self.current ^ self.mask)
     }
 
@@ -241,7 +241,7 @@ impl Position {
 
     /// Moves that do not hand the opponent an immediate win; 0 when every
     /// move loses.
-    fn non_losing(&self) -> u64 {
+    pub(crate) fn non_losing(&self) -> u64 {
         let mut possible = self.possible();
         let threats = self.opponent_wins();
         let forced = possible & threats;
@@ -256,7 +256,7 @@ impl Position {
     }
 
     /// How good a move looks for ordering: the threats it creates.
-    fn move_score(&self, bit: u64) -> u32 {
+    pub(crate) fn move_score(&self, bit: u64) -> u32 {
         self.winning_cells(self.current | bit).count_ones()
     }
 }
@@ -312,6 +312,9 @@ impl Table {
 pub struct Solver {
     table: Table,
     nodes: u64,
+    /// Node count at which a budgeted search gives up.
+    budget: u64,
+    aborted: bool,
     /// Column order: centre first.
     order: Vec<usize>,
     shape: Option<Shape>,
@@ -329,6 +332,8 @@ impl Solver {
         Solver {
             table: Table::new(),
             nodes: 0,
+            budget: u64::MAX,
+            aborted: false,
             order: Vec::new(),
             shape: None,
         }
@@ -388,6 +393,23 @@ impl Solver {
         if weak { min.signum() } else { min }
     }
 
+    /// Like [`Solver::solve`], but gives up (`None`) once `max_nodes` more
+    /// nodes have been searched. Nothing a search that gave up learned is kept.
+    pub fn solve_within(&mut self, p: &Position, weak: bool, max_nodes: u64) -> Option<i32> {
+        self.budget = self.nodes.saturating_add(max_nodes);
+        self.aborted = false;
+        let score = self.solve(p, weak);
+        self.budget = u64::MAX;
+        if self.aborted {
+            // Bounds stored before the abort are sound; the abort itself
+            // stores nothing, but start clean all the same.
+            self.table.clear();
+            self.aborted = false;
+            return None;
+        }
+        Some(score)
+    }
+
     /// Scores of every column (0-based) for the side to move; `None` for a
     /// full column.
     pub fn analyze(&mut self, p: &Position, weak: bool) -> Vec<Option<i32>> {
@@ -410,6 +432,12 @@ impl Solver {
     /// Negamax with alpha-beta; `p` has no immediate win for the side to move.
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.budget {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
         let cells = p.shape.cells();
         let next = p.non_losing();
         if next == 0 {
@@ -472,6 +500,9 @@ impl Solver {
             let mut child = *p;
             child.play_bit(bit);
             let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
             if score >= beta {
                 self.table.put(p.key(), encode_lower(score, cells));
                 return score;

@@ -75,6 +75,17 @@ pub enum Example {
         /// `file:line` of the block.
         at: String,
     },
+    /// Positions and their exact scores (spec/solve.md): `moves score`
+    /// per line, or `moves invalid`.
+    Solve {
+        /// Frame: width, height, line length (`width=`, `height=`,
+        /// `connect=`, default 7, 6, 4).
+        shape: (usize, usize, usize),
+        /// (moves, score or `None` for an invalid position).
+        lines: Vec<(String, Option<i32>)>,
+        /// `file:line` of the block.
+        at: String,
+    },
     /// A command line and exactly what it prints.
     Cli {
         /// Arguments after `connectz`.
@@ -151,13 +162,48 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
             .collect();
         let mut words = info.split_whitespace();
         let kind = words.next();
-        if !matches!(kind, Some("connectz" | "cli" | "board" | "rotate")) {
+        if !matches!(
+            kind,
+            Some("connectz" | "cli" | "board" | "rotate" | "solve")
+        ) {
             continue;
         }
         let clause = clauses
             .last_mut()
             .ok_or(format!("{at}: example before any clause"))?;
-        let example = if kind == Some("board") {
+        let example = if kind == Some("solve") {
+            let flags: Vec<&str> = words.collect();
+            let number = |key: &str, default: usize| -> Result<usize, String> {
+                flags
+                    .iter()
+                    .find_map(|f| f.strip_prefix(key))
+                    .map_or(Ok(default), |v| {
+                        v.parse().map_err(|_| format!("{at}: bad {key}"))
+                    })
+            };
+            let shape = (
+                number("width=", 7)?,
+                number("height=", 6)?,
+                number("connect=", 4)?,
+            );
+            let mut lines = Vec::new();
+            for l in &body {
+                let (moves, score) = l
+                    .split_once(' ')
+                    .ok_or(format!("{at}: a solve line is moves and a score"))?;
+                let score = if score == "invalid" {
+                    None
+                } else {
+                    Some(
+                        score
+                            .parse()
+                            .map_err(|_| format!("{at}: bad score {score}"))?,
+                    )
+                };
+                lines.push((moves.to_string(), score));
+            }
+            Example::Solve { shape, lines, at }
+        } else if kind == Some("board") {
             let flags: Vec<&str> = words.collect();
             let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
             let symbol = |key: &str| flag(key).and_then(|s| s.chars().next());

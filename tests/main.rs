@@ -4,6 +4,7 @@ mod cases;
 mod cli;
 mod cz;
 mod oracle;
+mod play;
 mod puzzles;
 mod solver;
 mod spec_examples;

@@ -96,6 +96,23 @@ fn every_board_and_rotate_example_gives_its_answer() {
                         judgement.why
                     );
                 }
+                Example::Solve { shape, lines, at } => {
+                    let shape = connectz::solver::Shape {
+                        width: shape.0,
+                        height: shape.1,
+                        z: shape.2,
+                    };
+                    let mut solver = connectz::solver::Solver::new();
+                    for (moves, score) in lines {
+                        let got = connectz::solver::Position::from_moves(shape, moves)
+                            .ok()
+                            .map(|p| {
+                                solver.reset();
+                                solver.solve(&p, false)
+                            });
+                        assert_eq!(got, *score, "{at} [{}]: {moves}", clause.id);
+                    }
+                }
                 Example::Rotate { input, output, at } => {
                     assert_eq!(
                         connectz::rotate::solve(input).as_ref(),

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use connectz::check::{Candidate, check, corpus, generated};
 use connectz::explain::{self, Style, json_string};
 use connectz::generate::{Frame, Workload, game_with_code, workload};
-use connectz::{Code, Judge, judge_path, render, rotate, snapshot, solver};
+use connectz::{Code, Judge, judge_path, play, render, rotate, snapshot, solver};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -140,6 +140,30 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
+    Play {
+        /// Columns.
+        #[arg(long, default_value_t = 7)]
+        width: usize,
+        /// Rows.
+        #[arg(long, default_value_t = 6)]
+        height: usize,
+        /// Line length.
+        #[arg(long, default_value_t = 4)]
+        connect: usize,
+        /// Engine strength.
+        #[arg(long, value_enum, default_value = "medium")]
+        level: LevelArg,
+        /// Who moves first.
+        #[arg(long, value_enum, default_value = "human")]
+        first: FirstArg,
+        /// Write the game as a ConnectZ file when it ends.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Seed for the easy engine.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Run another implementation on the reference corpus and generated games.
     Check {
         /// Generated games to add to the shipped corpus.
@@ -158,6 +182,19 @@ enum Command {
         #[arg(last = true, required = true)]
         command: Vec<OsString>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LevelArg {
+    Easy,
+    Medium,
+    Perfect,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FirstArg {
+    Human,
+    Engine,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -330,6 +367,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 };
                 engine.reset();
                 let score = engine.solve(&position, weak);
+                let searched = engine.nodes();
                 let mut text = format!("{moves} {}", if weak { score.signum() } else { score });
                 if best {
                     let scores = engine.analyze(&position, weak);
@@ -339,9 +377,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
                     text.push_str(&column.map_or(" -".into(), |c| format!(" {}", c + 1)));
                 }
                 if stats {
-                    text.push_str(&format!(" nodes={}", engine.nodes()));
+                    text.push_str(&format!(" nodes={searched}"));
                 }
-                nodes += engine.nodes();
+                nodes += searched;
                 solved += 1;
                 writeln!(out, "{text}").map_err(|e| e.to_string())?;
             }
@@ -361,6 +399,42 @@ fn run(command: Command) -> Result<ExitCode, String> {
             } else {
                 ExitCode::FAILURE
             });
+        }
+        Command::Play {
+            width,
+            height,
+            connect,
+            level,
+            first,
+            save,
+            seed,
+        } => {
+            if width == 0 || height == 0 || connect == 0 {
+                return Err("the frame's numbers must be positive".into());
+            }
+            let options = play::Options {
+                shape: solver::Shape {
+                    width,
+                    height,
+                    z: connect,
+                },
+                level: match level {
+                    LevelArg::Easy => play::Level::Easy,
+                    LevelArg::Medium => play::Level::Medium,
+                    LevelArg::Perfect => play::Level::Perfect,
+                },
+                engine_first: matches!(first, FirstArg::Engine),
+                seed,
+                color: style().color,
+            };
+            let moves = play::session(&options, &mut io::stdin().lock(), &mut out)
+                .map_err(|e| e.to_string())?;
+            if let Some(path) = save {
+                fs::write(&path, play::connectz_file(options.shape, &moves))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                writeln!(out, "saved {} moves to {}", moves.len(), path.display())
+                    .map_err(|e| e.to_string())?;
+            }
         }
         Command::Rotate { file } => {
             let input = read_input(file.as_deref())?;

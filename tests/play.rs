@@ -1,0 +1,141 @@
+//! `cz play`, driven through standard input as a script, and the engine's
+//! choices in positions with a known answer.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use connectz::generate::Rng;
+use connectz::judge_bytes;
+use connectz::play::{Level, Options, choose};
+use connectz::solver::{Shape, Solver};
+
+fn play(args: &[&str], script: &str) -> (String, Option<Vec<u8>>) {
+    let dir = std::env::temp_dir().join(format!(
+        "cz-play-{}-{}",
+        std::process::id(),
+        args.join("_").len() + script.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .arg("play")
+        .args(args)
+        .arg("--save")
+        .arg(&save)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let saved = std::fs::read(&save).ok();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (String::from_utf8(out.stdout).unwrap(), saved)
+}
+
+#[test]
+fn a_quit_game_saves_an_incomplete_connectz_file() {
+    let (out, saved) = play(&["--level", "easy"], "4\n3\nq\n");
+    let saved = saved.unwrap();
+    assert!(
+        saved.starts_with(b"7 6 4\n4\n"),
+        "{}",
+        String::from_utf8_lossy(&saved)
+    );
+    assert_eq!(saved.iter().filter(|&&b| b == b'\n').count(), 1 + 4);
+    assert_eq!(judge_bytes(&saved).code().number(), 3);
+    assert_eq!(out.matches("engine plays").count(), 2);
+    assert!(out.contains("saved 4 moves"));
+}
+
+#[test]
+fn undo_takes_back_your_move_and_the_reply() {
+    let (out, saved) = play(&["--level", "easy"], "4\nu\n5\nq\n");
+    let saved = String::from_utf8(saved.unwrap()).unwrap();
+    let moves: Vec<&str> = saved.lines().skip(1).collect();
+    assert_eq!(moves.len(), 2, "{saved}");
+    assert_eq!(moves[0], "5");
+    assert!(out.contains("engine plays"));
+}
+
+#[test]
+fn bad_input_is_refused_politely() {
+    let (out, _) = play(
+        &["--width", "3", "--height", "2", "--connect", "3"],
+        "9\nx\n1\n1\n1\nq\n",
+    );
+    assert!(out.contains("type a column from 1 to 3, u or q"));
+    assert!(out.contains("column 1 is full"));
+}
+
+#[test]
+fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
+    // On 5 x 4 with lines of 3 the side to move first wins; the engine
+    // moves first and the human keeps playing column 1.
+    let (out, saved) = play(
+        &[
+            "--level",
+            "perfect",
+            "--first",
+            "engine",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--connect",
+            "3",
+        ],
+        &"1\n".repeat(20),
+    );
+    assert!(out.contains("game over: the engine wins"), "{out}");
+    assert!(out.contains("engine plays 3 (exact: wins"), "{out}");
+    assert_eq!(judge_bytes(&saved.unwrap()).code().number(), 1);
+}
+
+#[test]
+fn engines_take_wins_and_block_lines() {
+    let mut rng = Rng::new(1);
+    let mut solver = Solver::new();
+    for level in [Level::Easy, Level::Medium, Level::Perfect] {
+        let options = Options {
+            shape: Shape::CLASSIC,
+            level,
+            engine_first: false,
+            seed: 1,
+            color: false,
+        };
+        // Player 1 has three in column 1 (0-based 0) and is to move: win there.
+        let win = choose(&options, &[0, 1, 0, 1, 0, 2], &mut rng, &mut solver);
+        assert_eq!(win.column, 0, "{level:?}");
+        // Player 2 to move must block column 1.
+        let block = choose(&options, &[0, 1, 0, 1, 0], &mut rng, &mut solver);
+        assert_eq!(block.column, 0, "{level:?}");
+    }
+    // A frame too large for a bitboard still wins and blocks.
+    let big = Options {
+        shape: Shape {
+            width: 40,
+            height: 30,
+            z: 4,
+        },
+        level: Level::Medium,
+        engine_first: false,
+        seed: 1,
+        color: false,
+    };
+    assert_eq!(
+        choose(&big, &[0, 1, 0, 1, 0, 2], &mut rng, &mut solver).column,
+        0
+    );
+    assert_eq!(
+        choose(&big, &[0, 1, 0, 1, 0], &mut rng, &mut solver).column,
+        0
+    );
+}
