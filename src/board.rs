@@ -262,6 +262,7 @@ impl<L: Lane> Dense<L> {
 
     /// The run-length update of [`place`], specialised to the array: the
     /// hot loop of dense games. `col` is inside the frame and not full.
+    #[inline]
     fn drop(&mut self, col: usize, player: Player) -> (u64, Direction, u64, u64) {
         let tag = L::tag(player);
         let rows = self.rows;
@@ -304,6 +305,7 @@ impl<L: Lane> Dense<L> {
 
     /// [`beside`], specialised to the array: the vertical run and the
     /// (back, ahead) runs a counter tagged `tag` on top of `col` would join.
+    #[inline]
     fn beside(&self, col: usize, tag: L) -> (u32, [(L, L); 3]) {
         let rows = self.rows;
         let row = self.heights[col] as usize;
@@ -361,10 +363,30 @@ impl<L: Lane> Dense<L> {
         }
     }
 
-    fn stack(&mut self, col: usize, player: Player) {
+    /// [`Board::drop_into`] on the array: the placement as (row, direction,
+    /// length, back), or what stopped it. Without `lines`, the counter is
+    /// only stacked.
+    #[inline]
+    fn drop_into(
+        &mut self,
+        column: &Nat,
+        player: Player,
+        lines: bool,
+    ) -> Result<(u64, Direction, u64, u64), Drop> {
+        // A dense frame's width is X itself.
+        let col = dense_index(column)
+            .filter(|&c| c < self.heights.len())
+            .ok_or(Drop::OffFrame)?;
         let row = self.heights[col] as usize;
+        if row == self.rows {
+            return Err(Drop::Full);
+        }
+        if lines {
+            return Ok(self.drop(col, player));
+        }
         self.cells[col * self.rows + row] = [L::ZERO, L::ZERO, L::ZERO, L::tag(player)];
         self.heights[col] += 1;
+        Ok((row as u64, Direction::Vertical, 0, 0))
     }
 }
 
@@ -467,6 +489,26 @@ impl Cells for Sparse {
 #[derive(Clone, Debug)]
 pub struct Board {
     store: Store,
+    /// Columns and rows of the frame.
+    x: Nat,
+    y: Nat,
+}
+
+/// What dropping a counter did (see [`Board::drop_into`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Drop {
+    /// The column is greater than X: nothing placed.
+    OffFrame,
+    /// The column is full: nothing placed.
+    Full,
+    /// Placed on this row (1-based); the line through it, when lines are
+    /// looked for and it is at least z long.
+    Placed {
+        /// Row, 1-based.
+        row: u64,
+        /// The completed line.
+        line: Option<WinLine>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -505,6 +547,8 @@ impl Board {
             Storage::Sparse => {
                 return Board {
                     store: Store::Sparse(Sparse::default()),
+                    x: x.clone(),
+                    y: y.clone(),
                 };
             }
         };
@@ -522,7 +566,11 @@ impl Board {
             }
             _ => Store::Sparse(Sparse::default()),
         };
-        Board { store }
+        Board {
+            store,
+            x: x.clone(),
+            y: y.clone(),
+        }
     }
 
     /// True when the board keeps every cell of the frame in an array.
@@ -549,6 +597,47 @@ impl Board {
         }
     }
 
+    /// Drops `player`'s counter into `column` (1-based): r[rule.column-range]
+    /// a column past X places nothing, r[rule.column-full] nor does a full
+    /// one, r[rule.gravity] otherwise the counter lands on the lowest free
+    /// cell. With `z`, the line through it is reported when it is at least
+    /// `z` long; without, lines are not looked for (after the game's first
+    /// line only heights matter).
+    #[inline]
+    pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Drop {
+        let (row, direction, length, back) = match &mut self.store {
+            Store::Narrow(d) => match d.drop_into(column, player, z.is_some()) {
+                Ok(placed) => placed,
+                Err(drop) => return drop,
+            },
+            Store::Dense(d) => match d.drop_into(column, player, z.is_some()) {
+                Ok(placed) => placed,
+                Err(drop) => return drop,
+            },
+            Store::Sparse(s) => {
+                if *column > self.x {
+                    return Drop::OffFrame;
+                }
+                if self.y <= s.height(column) {
+                    return Drop::Full;
+                }
+                if z.is_none() {
+                    let row = s.height(column);
+                    s.push(column, player, [0; 3], 0);
+                    return Drop::Placed {
+                        row: row + 1,
+                        line: None,
+                    };
+                }
+                place(s, column, player)
+            }
+        };
+        let line = z
+            .filter(|z| **z <= length)
+            .map(|_| line_from(column.clone(), row, direction, length, back, player));
+        Drop::Placed { row: row + 1, line }
+    }
+
     /// Drops `player`'s counter into `column` (1-based, inside the frame, not
     /// full) and returns its row (1-based) and the longest line through it
     /// if that line is at least `z` long.
@@ -558,28 +647,10 @@ impl Board {
         player: Player,
         z: &Nat,
     ) -> (u64, Option<WinLine>) {
-        let (row, direction, length, back, start) = match &mut self.store {
-            Store::Narrow(d) => {
-                let col = dense_index(column).unwrap_or(0);
-                let (row, dir, len, back) = d.drop(col, player);
-                (row, dir, len, back, col)
-            }
-            Store::Dense(d) => {
-                let col = dense_index(column).unwrap_or(0);
-                let (row, dir, len, back) = d.drop(col, player);
-                (row, dir, len, back, col)
-            }
-            Store::Sparse(s) => {
-                let (row, dir, len, back) = place(s, column, player);
-                (row, dir, len, back, 0)
-            }
-        };
-        let start = || match self.store {
-            Store::Narrow(_) | Store::Dense(_) => Nat::from(start as u64 + 1),
-            Store::Sparse(_) => column.clone(),
-        };
-        let line = (*z <= length).then(|| line_from(start(), row, direction, length, back, player));
-        (row + 1, line)
+        match self.drop_into(column, player, Some(z)) {
+            Drop::Placed { row, line } => (row, line),
+            Drop::OffFrame | Drop::Full => (0, None),
+        }
     }
 
     /// The longest line `player` would have through a counter dropped into
@@ -604,18 +675,9 @@ impl Board {
             Store::Sparse(_) => {}
         }
     }
-
-    /// Places a counter without looking for lines: only heights matter once
-    /// a line has been completed (r[rule.after-win]).
-    pub fn stack(&mut self, column: &Nat, player: Player) {
-        match &mut self.store {
-            Store::Narrow(d) => d.stack(dense_index(column).unwrap_or(0), player),
-            Store::Dense(d) => d.stack(dense_index(column).unwrap_or(0), player),
-            Store::Sparse(s) => s.push(column, player, [0; 3], 0),
-        }
-    }
 }
 
+#[inline]
 fn dense_index(column: &Nat) -> Option<usize> {
     usize::try_from(column.to_u64()?.checked_sub(1)?).ok()
 }

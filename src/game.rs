@@ -1,6 +1,6 @@
 //! The state of a game and the pure transition `step`.
 
-use crate::board::{Board, Player, Storage, WinLine};
+use crate::board::{Board, Drop, Player, Storage, WinLine};
 use crate::grammar::Header;
 use crate::nat::Nat;
 
@@ -64,40 +64,33 @@ impl Game {
     }
 
     /// Plays one move in place. See [`step`] for the pure form.
+    #[inline]
     pub fn play(&mut self, column: &Nat) -> Effect {
+        let s = &mut *self.0;
+        let player = s.to_move;
+        // r[rule.line]: lines are looked for until the first is completed;
+        // r[decision.placed-after-win]: after it counters are placed all the same.
+        let after_line = s.line.is_some();
+        let z = (!after_line).then_some(&s.z);
         // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
-        if *column > self.0.x {
-            return Effect::OffFrame;
-        }
-        // r[rule.gravity]: the counter lands on the lowest free cell.
-        let height = self.0.board.height(column);
-        if self.0.y <= height {
-            return Effect::ColumnFull;
-        }
-        let player = self.0.to_move;
-        // r[rule.turns]: players alternate, every placed counter is a turn.
-        self.0.to_move = player.other();
-        self.0.placed += 1;
-        // r[decision.placed-after-win]: the counter is placed all the same.
-        self.0.last = Some((column.clone(), height + 1));
-        if self.0.line.is_some() {
-            self.0.board.stack(column, player);
-            return Effect::Placed {
-                row: height + 1,
-                after_line: true,
-                completes: false,
-            };
-        }
-        // r[rule.line]: a line is z or more in a row.
-        let (row, line) = self.0.board.drop_counter(column, player, &self.0.z);
-        let completes = line.is_some();
-        if completes {
-            self.0.line = line;
-        }
-        Effect::Placed {
-            row,
-            after_line: false,
-            completes,
+        match s.board.drop_into(column, player, z) {
+            Drop::OffFrame => Effect::OffFrame,
+            Drop::Full => Effect::ColumnFull,
+            Drop::Placed { row, line } => {
+                // r[rule.turns]: players alternate, every placed counter is a turn.
+                s.to_move = player.other();
+                s.placed += 1;
+                s.last = Some((column.clone(), row));
+                let completes = line.is_some();
+                if completes {
+                    s.line = line;
+                }
+                Effect::Placed {
+                    row,
+                    after_line,
+                    completes,
+                }
+            }
         }
     }
 
@@ -154,6 +147,7 @@ impl Game {
 }
 
 /// The transition: state in, state and effect out. No I/O, no precedence.
+#[inline]
 pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
     let effect = state.play(column);
     (state, effect)

@@ -595,6 +595,7 @@ impl Judge {
         }
     }
 
+    #[inline]
     fn play(&mut self, number: u64, column: Nat) {
         let Some(game) = self.game.take() else {
             return;
@@ -732,13 +733,15 @@ fn count_line_feeds(bytes: &[u8]) -> u64 {
 /// grammar (r[format.move]).
 #[inline]
 fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    // Twenty bytes at most: 19 digits and the terminator.
+    let limit = bytes.len().min(start.saturating_add(20));
     let mut i = start;
     let mut value: u64 = 0;
-    while let Some(d) = bytes
-        .get(i)
-        .map(|b| b.wrapping_sub(b'0'))
-        .filter(|&d| d < 10)
-    {
+    while i < limit {
+        let d = bytes[i].wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
         value = value.wrapping_mul(10).wrapping_add(u64::from(d));
         i += 1;
     }

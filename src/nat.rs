@@ -71,6 +71,7 @@ impl Nat {
     }
 
     /// The value, if it fits in a `u64`.
+    #[inline]
     pub fn to_u64(&self) -> Option<u64> {
         match self.0 {
             Repr::Small(v) => Some(v),
