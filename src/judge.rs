@@ -328,6 +328,8 @@ pub struct Judge {
     watch: Watch,
     line_found: Option<Finding>,
     last_move: u64,
+    /// Bytes of the current line dropped by `compact_carry`.
+    line_offset: usize,
 }
 
 impl Default for Judge {
@@ -352,6 +354,7 @@ impl Judge {
             watch: Watch::Play,
             line_found: None,
             last_move: 0,
+            line_offset: 0,
         }
     }
 
@@ -378,6 +381,12 @@ impl Judge {
         self.game.as_ref()
     }
 
+    /// Bytes held for a line not yet ended: bounded by about
+    /// [`LONG_LINE`] for move lines, whatever their length.
+    pub fn buffered(&self) -> usize {
+        self.carry.capacity()
+    }
+
     /// True once the verdict can no longer change: the rest need not be read.
     pub fn is_settled(&self) -> bool {
         self.watch == Watch::Nothing
@@ -402,6 +411,7 @@ impl Judge {
                 }
                 None => {
                     self.carry.extend_from_slice(rest);
+                    self.compact_carry();
                     return;
                 }
             }
@@ -422,10 +432,50 @@ impl Judge {
                 }
                 None => {
                     self.carry.extend_from_slice(rest);
+                    self.compact_carry();
                     break;
                 }
             }
         }
+    }
+
+    /// Keeps a move line that has no end in sight from growing without
+    /// bound: past [`LONG_LINE`] bytes, a line with a fault is judged on the
+    /// bytes up to the fault (the grammar stops there anyway), and a line of
+    /// digits keeps one leading zero and at most one digit more than X has,
+    /// which decides the same (a number that long is past the frame).
+    /// `line_offset` remembers the bytes dropped, for fault positions.
+    fn compact_carry(&mut self) {
+        if self.lines == 0 || self.carry.len() <= LONG_LINE {
+            return;
+        }
+        // A CR at the very end may yet be half of a CRLF.
+        let body = self.carry.len() - usize::from(self.carry.last() == Some(&b'\r'));
+        if let Some(fault) = self.carry[..body].iter().position(|b| !b.is_ascii_digit()) {
+            let line = std::mem::take(&mut self.carry);
+            self.take_line(&line[..=fault], false);
+            return;
+        }
+        let keep = match self.watch {
+            Watch::Play | Watch::Columns => self
+                .header
+                .as_ref()
+                .map_or(1, |h| h.x.to_string().len() + 1),
+            Watch::Format | Watch::Nothing => 1,
+        };
+        let zeros = self.carry[..body]
+            .iter()
+            .take_while(|&&b| b == b'0')
+            .count();
+        let significant = body - zeros;
+        let mut kept: Vec<u8> = Vec::with_capacity(keep + 2);
+        if zeros > 0 {
+            kept.push(b'0');
+        }
+        kept.extend_from_slice(&self.carry[zeros..zeros + significant.min(keep)]);
+        kept.extend_from_slice(&self.carry[body..]);
+        self.line_offset += self.carry.len() - kept.len();
+        self.carry = kept;
     }
 
     /// Skips whole lines that conform and can change nothing but a bound
@@ -549,9 +599,21 @@ impl Judge {
             self.take_header(content);
             return;
         }
+        // Positions after bytes dropped by `compact_carry` move back.
+        let offset = std::mem::take(&mut self.line_offset);
         let column = match parse_move(content) {
             Ok(column) => column,
             Err(fault) => {
+                let fault = match fault {
+                    FormatFault::UnexpectedByte { byte, column } => FormatFault::UnexpectedByte {
+                        byte,
+                        column: column + offset,
+                    },
+                    FormatFault::LoneCarriageReturn { column } => FormatFault::LoneCarriageReturn {
+                        column: column + offset,
+                    },
+                    other => other,
+                };
                 return self.record(Finding::Format {
                     line: number,
                     fault,
@@ -682,6 +744,10 @@ pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
     }
     judge.finish()
 }
+
+/// A partial move line longer than this is compacted (see
+/// `Judge::compact_carry`), so memory does not grow with a line's length.
+pub const LONG_LINE: usize = 1 << 20;
 
 /// Moves parsed ahead by [`Judge::play_plain`].
 const BATCH: usize = 16;

@@ -8,5 +8,6 @@ mod play;
 mod puzzles;
 mod solver;
 mod spec_examples;
+mod streaming;
 mod support;
 mod winnable;
