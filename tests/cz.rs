@@ -1,20 +1,14 @@
 //! The `cz` toolbox, run as a process the way users run it.
 
 use std::fs;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use connectz::judge_bytes;
 
-use crate::support::root;
+use crate::support::run_cz;
 
 fn cz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cz"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env("CONNECTZ", env!("CARGO_BIN_EXE_connectz"))
-        .output()
-        .unwrap()
+    run_cz(args, b"")
 }
 
 fn stdout(out: &Output) -> String {

@@ -1,13 +1,12 @@
 //! `cz play`, driven through standard input as a script, and the engine's
 //! choices in positions with a known answer.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use connectz::generate::Rng;
 use connectz::judge_bytes;
 use connectz::play::{Level, Options, choose};
 use connectz::solver::{Shape, Solver};
+
+use crate::support::run_cz;
 
 fn play(args: &[&str], script: &str) -> (String, Option<Vec<u8>>) {
     let dir = std::env::temp_dir().join(format!(
@@ -17,23 +16,10 @@ fn play(args: &[&str], script: &str) -> (String, Option<Vec<u8>>) {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let save = dir.join("game.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
-        .arg("play")
-        .args(args)
-        .arg("--save")
-        .arg(&save)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut full = vec!["play"];
+    full.extend_from_slice(args);
+    full.extend(["--save", save.to_str().unwrap()]);
+    let out = run_cz(&full, script.as_bytes());
     assert!(out.status.success());
     let saved = std::fs::read(&save).ok();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -2,30 +2,15 @@
 //! data in tests/data (see its README for sources).
 
 use std::fs;
-use std::process::Command;
 
 use connectz::board::Player;
 use connectz::judge::{Finding, judge_bytes};
 use connectz::snapshot::{Side, Verdict, judge_grid};
 
-use crate::support::root;
+use crate::support::{root, run_cz};
 
 fn cz(args: &[&str], stdin: Option<&[u8]>) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
-        .args(args)
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.unwrap_or(b""))
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_cz(args, stdin.unwrap_or(b""));
     assert!(out.status.success(), "cz {args:?} failed");
     String::from_utf8(out.stdout).unwrap()
 }

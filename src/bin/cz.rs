@@ -121,15 +121,8 @@ enum Command {
     Solve {
         /// Positions, one per line (the first token; the rest is ignored); `-` or none reads standard input.
         file: Option<PathBuf>,
-        /// Columns.
-        #[arg(long, default_value_t = 7)]
-        width: usize,
-        /// Rows.
-        #[arg(long, default_value_t = 6)]
-        height: usize,
-        /// Line length.
-        #[arg(long, default_value_t = 4)]
-        connect: usize,
+        #[command(flatten)]
+        frame: FrameArgs,
         /// Only the sign of the score: win, draw or loss.
         #[arg(long)]
         weak: bool,
@@ -142,15 +135,8 @@ enum Command {
     },
     /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
     Play {
-        /// Columns.
-        #[arg(long, default_value_t = 7)]
-        width: usize,
-        /// Rows.
-        #[arg(long, default_value_t = 6)]
-        height: usize,
-        /// Line length.
-        #[arg(long, default_value_t = 4)]
-        connect: usize,
+        #[command(flatten)]
+        frame: FrameArgs,
         /// Engine strength.
         #[arg(long, value_enum, default_value = "medium")]
         level: LevelArg,
@@ -182,6 +168,30 @@ enum Command {
         #[arg(last = true, required = true)]
         command: Vec<OsString>,
     },
+}
+
+/// A frame for the solver and the game.
+#[derive(Clone, Copy, clap::Args)]
+struct FrameArgs {
+    /// Columns.
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Rows.
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+    /// Line length.
+    #[arg(long, default_value_t = 4)]
+    connect: usize,
+}
+
+impl FrameArgs {
+    fn shape(self) -> solver::Shape {
+        solver::Shape {
+            width: self.width,
+            height: self.height,
+            z: self.connect,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -331,18 +341,13 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Solve {
             file,
-            width,
-            height,
-            connect,
+            frame,
             weak,
             best,
             stats,
         } => {
-            let shape = solver::Shape {
-                width,
-                height,
-                z: connect,
-            };
+            let shape = frame.shape();
+            let (width, height) = (frame.width, frame.height);
             if !shape.fits() || width > 9 {
                 return Err(format!(
                     "{width} x {height} is too large to solve exactly: width * (height + 1) must be at most 64, and positions are written one digit per move, so width at most 9"
@@ -401,23 +406,17 @@ fn run(command: Command) -> Result<ExitCode, String> {
             });
         }
         Command::Play {
-            width,
-            height,
-            connect,
+            frame,
             level,
             first,
             save,
             seed,
         } => {
-            if width == 0 || height == 0 || connect == 0 {
+            if frame.width == 0 || frame.height == 0 || frame.connect == 0 {
                 return Err("the frame's numbers must be positive".into());
             }
             let options = play::Options {
-                shape: solver::Shape {
-                    width,
-                    height,
-                    z: connect,
-                },
+                shape: frame.shape(),
                 level: match level {
                     LevelArg::Easy => play::Level::Easy,
                     LevelArg::Medium => play::Level::Medium,
