@@ -216,7 +216,11 @@ pub fn text(report: &Report, style: Style) -> String {
     let mut out = format!("code {}: {}\n", code, code.name());
     let _ = writeln!(out, "rule: {}", report.verdict.rule());
     if let Some(line) = report.verdict.line() {
-        let _ = writeln!(out, "line: {line}");
+        // Line 1 is the header; line n > 1 holds move n - 1.
+        let _ = match line {
+            1 => writeln!(out, "line: 1 (the header)"),
+            n => writeln!(out, "line: {n} (move {})", n - 1),
+        };
     }
     let _ = writeln!(out, "why:  {}", reason(report).replace('\n', "\n      "));
     if let Some(game) = &report.game {
@@ -261,10 +265,13 @@ pub fn json_string(s: &str) -> String {
 
 fn finding_json(f: &Finding) -> String {
     format!(
-        "{{\"code\":{},\"rule\":{},\"line\":{},\"text\":{}}}",
+        "{{\"code\":{},\"rule\":{},\"line\":{},\"move\":{},\"text\":{}}}",
         f.code(),
         json_string(f.rule()),
         f.line().map_or("null".into(), |l| l.to_string()),
+        f.line()
+            .filter(|&l| l > 1)
+            .map_or("null".into(), |l| (l - 1).to_string()),
         json_string(&f.to_string())
     )
 }
@@ -302,6 +309,11 @@ pub fn json(report: &Report, path: &str) -> String {
     }
     if let Some(game) = &report.game {
         let _ = write!(out, ",\"placed\":{}", game.placed());
+        let rows: Vec<String> = draw(game, Style::default())
+            .lines()
+            .map(json_string)
+            .collect();
+        let _ = write!(out, ",\"board\":[{}]", rows.join(","));
         if let Some(l) = game.line() {
             let _ = write!(
                 out,
