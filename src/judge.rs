@@ -716,9 +716,15 @@ impl Judge {
             }),
             (None, None) => None,
         };
+        // Without a game a fault was always recorded (no bytes, a bad header
+        // or a frame that cannot be won), so `decide` always has a finding;
+        // the fallback only keeps this function total.
         let verdict = decide(self.faults.iter().chain(result.iter()))
             .cloned()
-            .unwrap_or(Finding::Unwinnable);
+            .unwrap_or(Finding::Format {
+                line: 1,
+                fault: FormatFault::EmptyFile,
+            });
         Report {
             verdict,
             faults: self.faults,
