@@ -536,8 +536,8 @@ pub enum Storage {
 
 /// Below this many cells a dense store is always used (16 MiB at most).
 const DENSE_ALWAYS: u64 = 1 << 20;
-/// Above this many cells a dense store is never used.
-const DENSE_NEVER: u64 = 1 << 30;
+/// Above this many cells (2 GiB of 8-byte cells) a dense store is never used.
+const DENSE_NEVER: u64 = 1 << 28;
 
 impl Board {
     /// An empty board for an `x` by `y` frame.
