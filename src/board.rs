@@ -3,7 +3,7 @@
 //! r[rule.line]: every placed counter records, at the two ends of each run it
 //! belongs to, the length of that run in the four directions. A new counter
 //! joins the runs ending beside it, so each move costs O(1) however long the
-//! runs grow. Two stores back this: a dense column-major array for frames the
+//! runs grow. Two stores back this: a dense row-major array for frames the
 //! file could fill, and a sparse map for everything else, so memory follows
 //! the counters placed, not the frame.
 
@@ -222,12 +222,14 @@ macro_rules! lane {
 lane!(u16);
 lane!(u32);
 
-/// Column-major cells `[horizontal, diagonal, anti-diagonal, owner]`: the
-/// three columns a move touches are each one contiguous stretch of memory.
-/// `L` is the narrowest integer that holds the frame's width, so that as
-/// many cells as possible share a cache line.
+/// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
+/// after row: the cells a move reads and writes lie in the three rows
+/// around it, so the rows being filled stay few pages of memory however
+/// wide the frame. `L` is the narrowest integer that holds the frame's
+/// width, so that as many cells as possible share a cache line.
 #[derive(Clone, Debug)]
 struct Dense<L> {
+    width: usize,
     rows: usize,
     cells: Vec<[L; 4]>,
     heights: Vec<u32>,
@@ -237,6 +239,7 @@ struct Dense<L> {
 impl<L: Lane> Dense<L> {
     fn new(width: usize, rows: usize) -> Dense<L> {
         Dense {
+            width,
             rows,
             // All-zero arrays come from a zeroed allocation: pages are only
             // touched where counters land.
@@ -244,6 +247,17 @@ impl<L: Lane> Dense<L> {
             heights: vec![0; width],
             top_runs: vec![0; width],
         }
+    }
+
+    /// Index of (col, row), 0-based.
+    fn index(&self, col: usize, row: usize) -> usize {
+        row * self.width + col
+    }
+
+    /// The index step one cell to the right along a sideways direction
+    /// whose row changes by `dr` per column.
+    fn step(&self, dr: i64) -> isize {
+        1 + dr as isize * self.width as isize
     }
 
     /// Counters in `column` (1-based, inside the frame).
@@ -257,7 +271,7 @@ impl<L: Lane> Dense<L> {
         if row >= u64::from(height) {
             return None;
         }
-        Player::from_tag(self.cells[col * self.rows + row as usize][3].widen())
+        Player::from_tag(self.cells[self.index(col, row as usize)][3].widen())
     }
 
     /// The run-length update of [`place`], specialised to the array: the
@@ -265,9 +279,8 @@ impl<L: Lane> Dense<L> {
     #[inline]
     fn drop(&mut self, col: usize, player: Player) -> (u64, Direction, u64, u64) {
         let tag = L::tag(player);
-        let rows = self.rows;
         let row = self.heights[col] as usize;
-        let base = col * rows;
+        let here = self.index(col, row);
         let (vertical, sides) = self.beside(col, tag);
         let (zero, one) = (L::ZERO, L::ONE);
         let mut best = (
@@ -277,19 +290,17 @@ impl<L: Lane> Dense<L> {
         );
         let mut runs = [one; 3];
         for (dir, dr) in SIDEWAYS {
-            let dr = dr as isize;
+            let step = self.step(dr);
             let (back, ahead) = sides[dir];
             // Bounded by the frame's width, which fits in `L` (Board::new).
             let total = back.add(one).add(ahead);
             // Only the ends of a run are ever read again: update those.
             if back != zero {
-                let k = back.widen() as usize;
-                let end = (base - k * rows).wrapping_add(row.wrapping_add_signed(-dr * k as isize));
+                let end = here.wrapping_add_signed(-step * back.widen() as isize);
                 self.cells[end][dir] = total;
             }
             if ahead != zero {
-                let k = ahead.widen() as usize;
-                let end = (base + k * rows).wrapping_add(row.wrapping_add_signed(dr * k as isize));
+                let end = here.wrapping_add_signed(step * ahead.widen() as isize);
                 self.cells[end][dir] = total;
             }
             runs[dir] = total;
@@ -297,7 +308,7 @@ impl<L: Lane> Dense<L> {
                 best = (SIDEWAYS_DIRECTIONS[dir], total, back);
             }
         }
-        self.cells[base + row] = [runs[0], runs[1], runs[2], tag];
+        self.cells[here] = [runs[0], runs[1], runs[2], tag];
         self.heights[col] += 1;
         self.top_runs[col] = vertical;
         (row as u64, best.0, best.1.widen(), best.2.widen())
@@ -307,10 +318,9 @@ impl<L: Lane> Dense<L> {
     /// (back, ahead) runs a counter tagged `tag` on top of `col` would join.
     #[inline]
     fn beside(&self, col: usize, tag: L) -> (u32, [(L, L); 3]) {
-        let rows = self.rows;
         let row = self.heights[col] as usize;
-        let base = col * rows;
-        let vertical = if row > 0 && self.cells[base + row - 1][3] == tag {
+        let here = self.index(col, row);
+        let vertical = if row > 0 && self.cells[here - self.width][3] == tag {
             self.top_runs[col] + 1
         } else {
             1
@@ -321,18 +331,16 @@ impl<L: Lane> Dense<L> {
         let zero = L::ZERO;
         let mut sides = [(zero, zero); 3];
         for (dir, dr) in SIDEWAYS {
-            let dr = dr as isize;
+            let step = self.step(dr);
             // The cell beside, if occupied by `player`, ends a run there.
-            let back_row = row.wrapping_add_signed(-dr);
-            if back_row < left {
-                let cell = self.cells[base - rows + back_row];
+            if row.wrapping_add_signed(-dr as isize) < left {
+                let cell = self.cells[here.wrapping_add_signed(-step)];
                 if cell[3] == tag {
                     sides[dir].0 = cell[dir];
                 }
             }
-            let ahead_row = row.wrapping_add_signed(dr);
-            if ahead_row < right {
-                let cell = self.cells[base + rows + ahead_row];
+            if row.wrapping_add_signed(dr as isize) < right {
+                let cell = self.cells[here.wrapping_add_signed(step)];
                 if cell[3] == tag {
                     sides[dir].1 = cell[dir];
                 }
@@ -353,8 +361,8 @@ impl<L: Lane> Dense<L> {
     /// lines are on their way while the current move is played.
     fn warm(&self, col: usize) {
         if let Some(&h) = self.heights.get(col) {
-            let i = col * self.rows + h as usize;
-            let near = [i.wrapping_sub(self.rows), i, i.wrapping_add(self.rows)];
+            let i = self.index(col, h as usize);
+            let near = [i.wrapping_sub(self.width), i, i.wrapping_add(self.width)];
             for j in near {
                 if let Some(cell) = self.cells.get(j) {
                     std::hint::black_box(cell[0]);
@@ -384,7 +392,8 @@ impl<L: Lane> Dense<L> {
         if lines {
             return Ok(self.drop(col, player));
         }
-        self.cells[col * self.rows + row] = [L::ZERO, L::ZERO, L::ZERO, L::tag(player)];
+        let here = self.index(col, row);
+        self.cells[here] = [L::ZERO, L::ZERO, L::ZERO, L::tag(player)];
         self.heights[col] += 1;
         Ok((row as u64, Direction::Vertical, 0, 0))
     }
