@@ -111,83 +111,6 @@ const SIDEWAYS_DIRECTIONS: [Direction; 3] = [
     Direction::AntiDiagonal,
 ];
 
-/// How a store exposes cells to the run-length update. Offsets are signed
-/// (column `dc`, row `dr` from a cell); anything outside the frame, empty,
-/// or not `player`'s reads as a run of 0.
-trait Cells {
-    type Col;
-    fn height(&self, col: &Self::Col) -> u64;
-    /// Owner of the top counter of `col` and its vertical run, if any.
-    fn top(&self, col: &Self::Col) -> Option<(Player, u64)>;
-    fn run_at(
-        &self,
-        col: &Self::Col,
-        dc: i64,
-        row: u64,
-        dr: i64,
-        dir: usize,
-        player: Player,
-    ) -> u64;
-    fn set_run(&mut self, col: &Self::Col, dc: i64, row: u64, dr: i64, dir: usize, len: u64);
-    fn push(&mut self, col: &Self::Col, player: Player, runs: [u64; 3], vertical: u64);
-}
-
-/// The runs a counter of `player` on top of `col` would join: its vertical
-/// run, and the (back, ahead) lengths beside it in each sideways direction.
-fn beside<C: Cells>(cells: &C, col: &C::Col, player: Player) -> (u64, [(u64, u64); 3]) {
-    let row = cells.height(col);
-    let vertical = match cells.top(col) {
-        Some((owner, run)) if owner == player => run + 1,
-        _ => 1,
-    };
-    let mut sides = [(0, 0); 3];
-    for (dir, dr) in SIDEWAYS {
-        sides[dir] = (
-            cells.run_at(col, -1, row, -dr, dir, player),
-            cells.run_at(col, 1, row, dr, dir, player),
-        );
-    }
-    (vertical, sides)
-}
-
-/// Places `player`'s counter on top of `col` and returns its row (0-based)
-/// and the longest line through it as (direction, length, steps back to the
-/// line's start).
-fn place<C: Cells>(cells: &mut C, col: &C::Col, player: Player) -> (u64, Direction, u64, u64) {
-    let row = cells.height(col);
-    let (vertical, sides) = beside(cells, col, player);
-    let mut best = (Direction::Vertical, vertical, vertical - 1);
-    let mut runs = [1u64; 3];
-    for (dir, dr) in SIDEWAYS {
-        let (back, ahead) = sides[dir];
-        let total = back + 1 + ahead;
-        // Only the ends of a run are ever read again: update those.
-        if back > 0 {
-            let k = -(back as i64);
-            cells.set_run(col, k, row, k * dr, dir, total);
-        }
-        if ahead > 0 {
-            let k = ahead as i64;
-            cells.set_run(col, k, row, k * dr, dir, total);
-        }
-        runs[dir] = total;
-        if total > best.1 {
-            best = (SIDEWAYS_DIRECTIONS[dir], total, back);
-        }
-    }
-    cells.push(col, player, runs, vertical);
-    (row, best.0, best.1, best.2)
-}
-
-/// The longest line a counter of `player` on top of `col` would make.
-fn longest_if_played<C: Cells>(cells: &C, col: &C::Col, player: Player) -> u64 {
-    let (vertical, sides) = beside(cells, col, player);
-    sides
-        .iter()
-        .map(|(b, a)| b + 1 + a)
-        .fold(vertical, u64::max)
-}
-
 /// A run length in a dense store: u16 or u32.
 trait Lane: Copy + PartialEq + PartialOrd + std::fmt::Debug {
     const ZERO: Self;
@@ -274,8 +197,8 @@ impl<L: Lane> Dense<L> {
         Player::from_tag(self.cells[self.index(col, row as usize)][3].widen())
     }
 
-    /// The run-length update of [`place`], specialised to the array: the
-    /// hot loop of dense games. `col` is inside the frame and not full.
+    /// The run-length update of [`Sparse::place`], specialised to the
+    /// array: the hot loop of dense games. `col` is inside the frame and not full.
     #[inline]
     fn drop(&mut self, col: usize, player: Player) -> (u64, Direction, u64, u64) {
         let tag = L::tag(player);
@@ -314,7 +237,7 @@ impl<L: Lane> Dense<L> {
         (row as u64, best.0, best.1.widen(), best.2.widen())
     }
 
-    /// [`beside`], specialised to the array: the vertical run and the
+    /// [`Sparse::beside`], specialised to the array: the vertical run and the
     /// (back, ahead) runs a counter tagged `tag` on top of `col` would join.
     #[inline]
     fn beside(&self, col: usize, tag: L) -> (u32, [(L, L); 3]) {
@@ -434,14 +357,6 @@ struct Sparse {
     columns: HashMap<Nat, SparseColumn, BuildHasherDefault<FoldHasher>>,
 }
 
-impl Sparse {
-    fn cell(&self, col: &Nat, dc: i64, row: u64, dr: i64) -> Option<&(Player, [u64; 3])> {
-        let col = shift(col, dc)?;
-        let row = usize::try_from(row.checked_add_signed(dr)?).ok()?;
-        self.columns.get(&col)?.cells.get(row)
-    }
-}
-
 /// `col + by`, or `None` left of column 1.
 fn shift(col: &Nat, by: i64) -> Option<Nat> {
     if by >= 0 {
@@ -452,21 +367,85 @@ fn shift(col: &Nat, by: i64) -> Option<Nat> {
     }
 }
 
-impl Cells for Sparse {
-    type Col = Nat;
+impl Sparse {
+    fn cell(&self, col: &Nat, dc: i64, row: u64, dr: i64) -> Option<&(Player, [u64; 3])> {
+        let col = shift(col, dc)?;
+        let row = usize::try_from(row.checked_add_signed(dr)?).ok()?;
+        self.columns.get(&col)?.cells.get(row)
+    }
+
     fn height(&self, col: &Nat) -> u64 {
         self.columns.get(col).map_or(0, |c| c.cells.len() as u64)
     }
-    fn top(&self, col: &Nat) -> Option<(Player, u64)> {
-        let column = self.columns.get(col)?;
-        column.cells.last().map(|c| (c.0, column.top_run))
-    }
-    fn run_at(&self, col: &Nat, dc: i64, row: u64, dr: i64, dir: usize, player: Player) -> u64 {
-        match self.cell(col, dc, row, dr) {
-            Some((owner, runs)) if *owner == player => runs[dir],
-            _ => 0,
+
+    /// The runs a counter of `player` on top of `col` would join: its row
+    /// (0-based), its vertical run, and the (back, ahead) lengths beside it
+    /// in each sideways direction. Three lookups: the column and its two
+    /// neighbours.
+    fn beside(&self, col: &Nat, player: Player) -> (u64, u64, [(u64, u64); 3]) {
+        let here = self.columns.get(col);
+        let row = here.map_or(0, |c| c.cells.len() as u64);
+        let vertical = match here.and_then(|c| c.cells.last().map(|top| (top.0, c.top_run))) {
+            Some((owner, run)) if owner == player => run + 1,
+            _ => 1,
+        };
+        let left = shift(col, -1).and_then(|c| self.columns.get(&c));
+        let right = self.columns.get(&col.add_u64(1));
+        // The cell beside, if occupied by `player`, ends a run there.
+        let run = |column: Option<&SparseColumn>, row: Option<u64>, dir: usize| -> u64 {
+            column
+                .zip(row)
+                .and_then(|(c, r)| c.cells.get(usize::try_from(r).ok()?))
+                .filter(|cell| cell.0 == player)
+                .map_or(0, |cell| cell.1[dir])
+        };
+        let mut sides = [(0, 0); 3];
+        for (dir, dr) in SIDEWAYS {
+            sides[dir] = (
+                run(left, row.checked_add_signed(-dr), dir),
+                run(right, row.checked_add_signed(dr), dir),
+            );
         }
+        (row, vertical, sides)
     }
+
+    /// Places `player`'s counter on top of `col` and returns its row
+    /// (0-based) and the longest line through it as (direction, length,
+    /// steps back to the line's start).
+    fn place(&mut self, col: &Nat, player: Player) -> (u64, Direction, u64, u64) {
+        let (row, vertical, sides) = self.beside(col, player);
+        let mut best = (Direction::Vertical, vertical, vertical - 1);
+        let mut runs = [1u64; 3];
+        for (dir, dr) in SIDEWAYS {
+            let (back, ahead) = sides[dir];
+            let total = back + 1 + ahead;
+            // Only the ends of a run are ever read again: update those.
+            if back > 0 {
+                let k = -(back as i64);
+                self.set_run(col, k, row, k * dr, dir, total);
+            }
+            if ahead > 0 {
+                let k = ahead as i64;
+                self.set_run(col, k, row, k * dr, dir, total);
+            }
+            runs[dir] = total;
+            if total > best.1 {
+                best = (SIDEWAYS_DIRECTIONS[dir], total, back);
+            }
+        }
+        self.push(col, player, runs, vertical);
+        (row, best.0, best.1, best.2)
+    }
+
+    /// The longest line a counter of `player` on top of `col` would make.
+    fn longest_if_played(&self, col: &Nat, player: Player) -> u64 {
+        let (_, vertical, sides) = self.beside(col, player);
+        sides
+            .iter()
+            .map(|(b, a)| b + 1 + a)
+            .fold(vertical, u64::max)
+    }
+
     fn set_run(&mut self, col: &Nat, dc: i64, row: u64, dr: i64, dir: usize, len: u64) {
         let (Some(col), Some(row)) = (shift(col, dc), row.checked_add_signed(dr)) else {
             return;
@@ -479,6 +458,7 @@ impl Cells for Sparse {
             cell.1[dir] = len;
         }
     }
+
     fn push(&mut self, col: &Nat, player: Player, runs: [u64; 3], vertical: u64) {
         // Most columns of a sparse frame hold one counter: start with room
         // for exactly one (a plain push would reserve four).
@@ -638,7 +618,7 @@ impl Board {
                         line: None,
                     };
                 }
-                place(s, column, player)
+                s.place(column, player)
             }
         };
         let line = z
@@ -668,7 +648,7 @@ impl Board {
         match &self.store {
             Store::Narrow(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
             Store::Dense(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
-            Store::Sparse(s) => longest_if_played(s, column, player),
+            Store::Sparse(s) => s.longest_if_played(column, player),
         }
     }
 
@@ -746,12 +726,12 @@ mod tests {
                 let probe = narrow.longest_if_played(col, player);
                 assert_eq!(
                     probe,
-                    longest_if_played(&sparse, &Nat::from(col as u64 + 1), player)
+                    sparse.longest_if_played(&Nat::from(col as u64 + 1), player)
                 );
                 let a = narrow.drop(col, player);
                 assert_eq!(probe, a.2);
                 let b = wide.drop(col, player);
-                let c = place(&mut sparse, &Nat::from(col as u64 + 1), player);
+                let c = sparse.place(&Nat::from(col as u64 + 1), player);
                 assert_eq!(a, b);
                 assert_eq!(a, c);
                 lines_seen += u64::from(a.2 >= 3);
