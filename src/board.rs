@@ -562,9 +562,14 @@ impl Board {
         }
     }
 
-    /// True when the board keeps every cell of the frame in an array.
-    pub fn is_dense(&self) -> bool {
-        matches!(self.store, Store::Dense(_) | Store::Narrow(_))
+    /// Columns and rows of the frame.
+    pub fn frame(&self) -> (&Nat, &Nat) {
+        (&self.x, &self.y)
+    }
+
+    /// True when `column` (1-based) is inside the frame and has room.
+    pub fn is_open(&self, column: &Nat) -> bool {
+        !column.is_zero() && *column <= self.x && self.y > self.height(column)
     }
 
     /// Counters in `column` (1-based, inside the frame).
@@ -607,11 +612,11 @@ impl Board {
                 if *column > self.x {
                     return Drop::OffFrame;
                 }
-                if self.y <= s.height(column) {
+                let row = s.height(column);
+                if self.y <= row {
                     return Drop::Full;
                 }
                 if z.is_none() {
-                    let row = s.height(column);
                     s.push(column, player, [0; 3], 0);
                     return Drop::Placed {
                         row: row + 1,

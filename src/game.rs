@@ -11,8 +11,6 @@ pub struct Game(Box<State>);
 
 #[derive(Clone, Debug)]
 struct State {
-    x: Nat,
-    y: Nat,
     z: Nat,
     /// `x * y`, when it fits in a u64 (else the frame can never fill).
     cells: Option<u64>,
@@ -53,8 +51,6 @@ impl Game {
                 .zip(header.y.to_u64())
                 .and_then(|(x, y)| x.checked_mul(y)),
             board: Board::new(&header.x, &header.y, storage),
-            x: header.x.clone(),
-            y: header.y.clone(),
             z: header.z.clone(),
             to_move: Player::One,
             placed: 0,
@@ -101,7 +97,7 @@ impl Game {
 
     /// True when `column` is inside the frame and has room.
     pub fn is_open(&self, column: &Nat) -> bool {
-        !column.is_zero() && *column <= self.0.x && self.0.y > self.0.board.height(column)
+        self.0.board.is_open(column)
     }
 
     /// True when the player to move would complete a line by dropping a
@@ -142,7 +138,8 @@ impl Game {
 
     /// The frame: columns, rows, line length.
     pub fn frame(&self) -> (&Nat, &Nat, &Nat) {
-        (&self.0.x, &self.0.y, &self.0.z)
+        let (x, y) = self.0.board.frame();
+        (x, y, &self.0.z)
     }
 }
 

@@ -225,7 +225,7 @@ pub fn position(
     match first {
         Some(f) if f == pair[1] => pair.swap(0, 1),
         Some(f) if f == pair[0] => {}
-        Some(f) => pair = [f, if pair[0] == f { pair[1] } else { pair[0] }],
+        Some(f) => pair = [f, pair[0]],
         None if count(pair[1]) > count(pair[0]) => pair.swap(0, 1),
         None => {}
     }
