@@ -98,7 +98,7 @@ pub fn choose(options: &Options, moves: &[usize], rng: &mut Rng, solver: &mut So
             solver.reset();
             let mut best: Option<(i32, usize)> = None;
             let mut complete = true;
-            for &c in &centre_first(&playable, shape.width) {
+            for &c in &centre_first(&playable, shape) {
                 let mut child = p;
                 child.play_column(c);
                 let left = PERFECT_NODES.saturating_sub(solver.nodes());
@@ -114,7 +114,7 @@ pub fn choose(options: &Options, moves: &[usize], rng: &mut Rng, solver: &mut So
             match best {
                 Some((score, column)) if complete => Choice {
                     column,
-                    evaluation: exact_words(score, cells, p.moves()),
+                    evaluation: exact_words(score, cells),
                 },
                 _ => deepening(&p, Duration::from_millis(600)),
             }
@@ -123,24 +123,21 @@ pub fn choose(options: &Options, moves: &[usize], rng: &mut Rng, solver: &mut So
     }
 }
 
-fn centre_first(columns: &[usize], width: usize) -> Vec<usize> {
+fn centre_first(columns: &[usize], shape: Shape) -> Vec<usize> {
     let mut out = columns.to_vec();
-    out.sort_by_key(|&c| ((2 * c as i64 - (width as i64 - 1)).abs(), c));
+    out.sort_by_key(|&c| shape.centre_rank(c));
     out
 }
 
 /// A solver score in words, for the side that just chose.
-fn exact_words(score: i32, cells: i32, moves: i32) -> String {
+fn exact_words(score: i32, cells: i32) -> String {
     match score {
         0 => "exact: draw with best play".into(),
         s if s > 0 => format!(
             "exact: wins with its {} counter at the latest (score {s})",
             ordinal((cells + 1) / 2 + 1 - s)
         ),
-        s => {
-            let _ = moves;
-            format!("exact: loses against best play (score {s})")
-        }
+        s => format!("exact: loses against best play (score {s})"),
     }
 }
 
@@ -189,8 +186,7 @@ fn ordered_moves(p: &Position) -> Vec<(u64, usize)> {
             (bit != 0).then(|| (p.move_score(bit), c, bit))
         })
         .collect();
-    let w = shape.width as i64;
-    moves.sort_by_key(|&(score, c, _)| (std::cmp::Reverse(score), (2 * c as i64 - (w - 1)).abs()));
+    moves.sort_by_key(|&(score, c, _)| (std::cmp::Reverse(score), shape.centre_rank(c)));
     moves.into_iter().map(|(_, c, bit)| (bit, c)).collect()
 }
 
@@ -202,7 +198,7 @@ fn alphabeta_root(p: &Position, depth: u32) -> (i32, usize) {
             &(0..p.shape().width)
                 .filter(|&c| p.can_play(c))
                 .collect::<Vec<_>>(),
-            p.shape().width,
+            p.shape(),
         );
         return (-WIN, any.first().copied().unwrap_or(0));
     }
@@ -287,7 +283,10 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
         })
         .collect();
     let pool = if safe.is_empty() { open } else { safe };
-    let column = centre_first(&pool, width).first().copied().unwrap_or(0);
+    let column = centre_first(&pool, options.shape)
+        .first()
+        .copied()
+        .unwrap_or(0);
     Choice {
         column,
         evaluation: "one-ply tactics (frame too large to search)".into(),
@@ -390,17 +389,10 @@ pub fn session(
         match line.trim() {
             "q" | "quit" => return Ok(moves),
             "u" | "undo" => {
-                // Take back the engine's reply and your move.
-                let mut undone = 0;
-                while undone < 2 && !moves.is_empty() {
-                    moves.pop();
-                    undone += 1;
-                    if replay(shape, &moves).to_move() != engine_side {
-                        break;
-                    }
-                }
-                if moves.is_empty() && options.engine_first {
-                    // Nothing of yours to take back before the engine's first move.
+                // Take back the engine's reply and your move (on your turn
+                // both are there, unless the engine has made only its first).
+                if moves.len() >= 2 {
+                    moves.truncate(moves.len() - 2);
                 }
             }
             text => match text.parse::<usize>() {

@@ -78,6 +78,14 @@ impl Shape {
         self.width >= 1 && self.height >= 1 && self.z >= 1 && self.width * (self.height + 1) <= 64
     }
 
+    /// Orders columns centre first, then outwards, left before right.
+    pub fn centre_rank(&self, col: usize) -> (u64, usize) {
+        (
+            (2 * col as i64 - (self.width as i64 - 1)).unsigned_abs(),
+            col,
+        )
+    }
+
     /// Number of cells.
     pub fn cells(&self) -> i32 {
         (self.width * self.height) as i32
@@ -353,10 +361,8 @@ impl Solver {
     fn prepare(&mut self, shape: Shape) {
         if self.shape != Some(shape) {
             self.shape = Some(shape);
-            let w = shape.width as i64;
             let mut order: Vec<usize> = (0..shape.width).collect();
-            // Centre first, then outwards, left before right.
-            order.sort_by_key(|&c| ((2 * c as i64 - (w - 1)).abs(), c));
+            order.sort_by_key(|&c| shape.centre_rank(c));
             self.order = order;
             self.table.clear();
         }
@@ -429,6 +435,11 @@ impl Solver {
             .collect()
     }
 
+    /// The (lower, upper) bounds the table holds for `p`.
+    fn bounds(&self, p: &Position, cells: i32) -> (Option<i32>, Option<i32>) {
+        decode(i32::from(self.table.get(p.key()).unwrap_or(0)), cells)
+    }
+
     /// Negamax with alpha-beta; `p` has no immediate win for the side to move.
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
@@ -453,11 +464,8 @@ impl Solver {
                 return alpha;
             }
         }
-        let max = (cells - 1 - p.moves) / 2;
-        let bound = i32::from(self.table.get(p.key()).unwrap_or(0));
-        // Stored values: upper bounds as (v - MIN + 1) > 0 ... encoded below.
-        let (lower, upper) = decode(bound, cells);
-        let mut max = max;
+        let mut max = (cells - 1 - p.moves) / 2;
+        let (lower, upper) = self.bounds(p, cells);
         if let Some(u) = upper {
             max = max.min(u);
         }
@@ -489,8 +497,7 @@ impl Solver {
         for &(_, _, bit) in &candidates {
             let mut child = *p;
             child.play_bit(bit);
-            if let (_, Some(upper)) =
-                decode(i32::from(self.table.get(child.key()).unwrap_or(0)), cells)
+            if let (_, Some(upper)) = self.bounds(&child, cells)
                 && -upper >= beta
             {
                 return -upper;
