@@ -474,10 +474,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
 
 /// Feeds the file a line at a time and draws the board after every counter.
 fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
-    let mut bytes = Vec::new();
-    fs::File::open(file)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut judge = Judge::new();
     let mut placed = 0;
     for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
