@@ -1,14 +1,32 @@
 //! The frame's cells, and line detection in time independent of `z`.
 //!
 //! r[rule.line]: every placed counter records, at the two ends of each run it
-//! belongs to, the length of that run in the four directions. A new counter
-//! joins the runs ending beside it, so each move costs O(1) however long the
-//! runs grow. Two stores back this: a dense row-major array for frames the
-//! file could fill, and a sparse map for everything else, so memory follows
-//! the counters placed, not the frame.
+//! belongs to, the length of that run in the three sideways directions
+//! (vertical runs only grow at a column's top, so one count per column serves
+//! them). A new counter joins the runs ending beside it, so each move costs
+//! O(1) however long the runs grow.
+//!
+//! r[resource.board]: the stores, and what each costs.
+//! - `Dense`: an array of the whole frame, row after row, for frames whose
+//!   array fits in [`UP_FRONT_BYTES`], or once an eighth of the frame is
+//!   occupied (so the array costs at most eight cells per counter). Rows are
+//!   committed as counters reach them.
+//! - `Sparse`: occupied columns only, in hash maps with a keyed hash (SipHash
+//!   with a per-process random key), so columns chosen against the hash do
+//!   not slow it down.
+//! - `Heights`: once only heights matter (after the game's first line), the
+//!   cells are dropped and one height per occupied column is kept.
+//!
+//! A stored run is only read while it is shorter than z (the judge stops
+//! looking for lines at the first one) and never exceeds the frame's width,
+//! so runs are kept in the narrowest integer ("lane") that holds
+//! min(z - 1, width); a longer value saturates and reads as "at least that".
+//! Every allocation that grows with the input is fallible: when memory runs
+//! out the board says so ([`Drop::Exhausted`]) instead of aborting.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::hash_map::RandomState;
+use std::fmt::Debug;
 
 use crate::nat::Nat;
 
@@ -102,8 +120,8 @@ impl WinLine {
     }
 }
 
-/// The three directions whose runs are stored per cell; vertical runs only
-/// ever grow at a column's top, so one count per column serves them.
+/// The three directions whose runs are stored per cell, with the row step
+/// per column to the right.
 const SIDEWAYS: [(usize, i64); 3] = [(0, 0), (1, 1), (2, -1)];
 const SIDEWAYS_DIRECTIONS: [Direction; 3] = [
     Direction::Horizontal,
@@ -111,81 +129,137 @@ const SIDEWAYS_DIRECTIONS: [Direction; 3] = [
     Direction::AntiDiagonal,
 ];
 
-/// A run length in a dense store: u16 or u32.
-trait Lane: Copy + PartialEq + PartialOrd + std::fmt::Debug {
-    const ZERO: Self;
-    const ONE: Self;
-    fn widen(self) -> u64;
-    /// Callers guarantee `v` fits (it is bounded by the frame's width).
-    fn narrow(v: u64) -> Self;
-    fn add(self, other: Self) -> Self;
-    fn tag(player: Player) -> Self;
+/// A stored run length. `put` saturates at `MAX`; a stored `MAX` reads as
+/// "at least `MAX`", which is exact whenever `MAX` >= the longest run the
+/// store must tell apart (see [`lane_bits`]).
+pub(crate) trait Lane: Copy + Eq + Default + Debug {
+    const MAX: u64;
+    fn get(self) -> u64;
+    fn put(v: u64) -> Self;
 }
 
 macro_rules! lane {
     ($t:ty) => {
         impl Lane for $t {
-            const ZERO: Self = 0;
-            const ONE: Self = 1;
-            fn widen(self) -> u64 {
-                u64::from(self)
+            const MAX: u64 = <$t>::MAX as u64;
+            #[inline]
+            fn get(self) -> u64 {
+                self as u64
             }
-            fn narrow(v: u64) -> Self {
-                v as $t
-            }
-            fn add(self, other: Self) -> Self {
-                self.wrapping_add(other)
-            }
-            fn tag(player: Player) -> Self {
-                <$t>::from(player.number())
+            #[inline]
+            fn put(v: u64) -> Self {
+                v.min(<Self as Lane>::MAX) as $t
             }
         }
     };
 }
+lane!(u8);
 lane!(u16);
 lane!(u32);
+lane!(u64);
+
+/// A cell: runs `[horizontal, diagonal, anti-diagonal]` at the ends of runs
+/// and the owner's tag (0 empty, 1 or 2) in the fourth lane.
+type Cell<L> = [L; 4];
+
+/// How one counter was placed: its row (0-based) and the longest line through
+/// it as (direction, length, steps back to the line's start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Placement {
+    row: u64,
+    direction: Direction,
+    length: u64,
+    back: u64,
+}
+
+/// Memory ran out: the board cannot hold another counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+fn tag(player: Player) -> u64 {
+    u64::from(player.number())
+}
+
+/// The runs through a cell from the runs beside it, the run-length update
+/// shared by the stores: `vertical` is the run the counter makes in its
+/// column, `sides[dir]` the (back, ahead) runs it joins. Returns the three
+/// totals and the longest line.
+#[inline]
+fn join(vertical: u64, sides: [(u64, u64); 3]) -> ([u64; 3], Direction, u64, u64) {
+    let mut best = (Direction::Vertical, vertical, vertical - 1);
+    let mut totals = [1u64; 3];
+    for (dir, _) in SIDEWAYS {
+        let (back, ahead) = sides[dir];
+        // Runs are at most the frame's width, so this cannot overflow a u64
+        // on any frame a store can hold.
+        let total = back + 1 + ahead;
+        totals[dir] = total;
+        if total > best.1 {
+            best = (SIDEWAYS_DIRECTIONS[dir], total, back);
+        }
+    }
+    (totals, best.0, best.1, best.2)
+}
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
-/// after row: the cells a move reads and writes lie in the three rows
-/// around it, so the rows being filled stay few pages of memory however
-/// wide the frame. `L` is the narrowest integer that holds the frame's
-/// width, so that as many cells as possible share a cache line.
+/// after row: the cells a move reads and writes lie in the three rows around
+/// it, so the rows being filled stay few pages however wide the frame. Rows
+/// are committed as counters reach them, so a frame with few counters costs
+/// little; the array's capacity is reserved (address space only) up front.
 #[derive(Clone, Debug)]
 struct Dense<L> {
     width: usize,
-    rows: usize,
-    cells: Vec<[L; 4]>,
+    rows: u32,
+    cells: Vec<Cell<L>>,
     heights: Vec<u32>,
     top_runs: Vec<u32>,
 }
 
 impl<L: Lane> Dense<L> {
-    fn new(width: usize, rows: usize) -> Dense<L> {
-        Dense {
+    /// An empty array, or `None` when the memory cannot be had.
+    fn try_new(width: usize, rows: u32) -> Option<Dense<L>> {
+        let total = width.checked_mul(rows as usize)?;
+        let mut cells = Vec::new();
+        cells.try_reserve_exact(total).ok()?;
+        let mut heights = Vec::new();
+        heights.try_reserve_exact(width).ok()?;
+        heights.resize(width, 0);
+        let mut top_runs = Vec::new();
+        top_runs.try_reserve_exact(width).ok()?;
+        top_runs.resize(width, 0);
+        Some(Dense {
             width,
             rows,
-            // All-zero arrays come from a zeroed allocation: pages are only
-            // touched where counters land.
-            cells: vec![[L::ZERO; 4]; width * rows],
-            heights: vec![0; width],
-            top_runs: vec![0; width],
-        }
+            cells,
+            heights,
+            top_runs,
+        })
     }
 
     /// Index of (col, row), 0-based.
+    #[inline]
     fn index(&self, col: usize, row: usize) -> usize {
         row * self.width + col
     }
 
     /// The index step one cell to the right along a sideways direction
     /// whose row changes by `dr` per column.
+    #[inline]
     fn step(&self, dr: i64) -> isize {
         1 + dr as isize * self.width as isize
     }
 
-    /// Counters in `column` (1-based, inside the frame).
-    fn height(&self, column: &Nat) -> u64 {
-        dense_index(column).map_or(0, |c| u64::from(self.heights[c]))
+    /// Commits rows up to and including `row` (capacity is reserved).
+    #[inline]
+    fn commit(&mut self, row: usize) {
+        let need = (row + 1) * self.width;
+        if self.cells.len() < need {
+            self.cells.resize(need, [L::default(); 4]);
+        }
+    }
+
+    fn height(&self, col: usize) -> u64 {
+        self.heights.get(col).map_or(0, |&h| u64::from(h))
     }
 
     /// Who owns (col, row), 0-based.
@@ -194,99 +268,95 @@ impl<L: Lane> Dense<L> {
         if row >= u64::from(height) {
             return None;
         }
-        Player::from_tag(self.cells[self.index(col, row as usize)][3].widen())
+        Player::from_tag(self.cells[self.index(col, row as usize)][3].get())
     }
 
-    /// The run-length update of [`Sparse::place`], specialised to the
-    /// array: the hot loop of dense games. `col` is inside the frame and not full.
+    /// The vertical run and the (back, ahead) runs a counter tagged `tag` on
+    /// top of `col` would join.
     #[inline]
-    fn drop(&mut self, col: usize, player: Player) -> (u64, Direction, u64, u64) {
-        let tag = L::tag(player);
-        let row = self.heights[col] as usize;
-        let here = self.index(col, row);
-        let (vertical, sides) = self.beside(col, tag);
-        let (zero, one) = (L::ZERO, L::ONE);
-        let mut best = (
-            Direction::Vertical,
-            L::narrow(u64::from(vertical)),
-            L::narrow(u64::from(vertical - 1)),
-        );
-        let mut runs = [one; 3];
-        for (dir, dr) in SIDEWAYS {
-            let step = self.step(dr);
-            let (back, ahead) = sides[dir];
-            // Bounded by the frame's width, which fits in `L` (Board::new).
-            let total = back.add(one).add(ahead);
-            // Only the ends of a run are ever read again: update those.
-            if back != zero {
-                let end = here.wrapping_add_signed(-step * back.widen() as isize);
-                self.cells[end][dir] = total;
-            }
-            if ahead != zero {
-                let end = here.wrapping_add_signed(step * ahead.widen() as isize);
-                self.cells[end][dir] = total;
-            }
-            runs[dir] = total;
-            if total > best.1 {
-                best = (SIDEWAYS_DIRECTIONS[dir], total, back);
-            }
-        }
-        self.cells[here] = [runs[0], runs[1], runs[2], tag];
-        self.heights[col] += 1;
-        self.top_runs[col] = vertical;
-        (row as u64, best.0, best.1.widen(), best.2.widen())
-    }
-
-    /// [`Sparse::beside`], specialised to the array: the vertical run and the
-    /// (back, ahead) runs a counter tagged `tag` on top of `col` would join.
-    #[inline]
-    fn beside(&self, col: usize, tag: L) -> (u32, [(L, L); 3]) {
+    fn beside(&self, col: usize, tag: L) -> (u64, [(u64, u64); 3]) {
         let row = self.heights[col] as usize;
         let here = self.index(col, row);
         let vertical = if row > 0 && self.cells[here - self.width][3] == tag {
-            self.top_runs[col] + 1
+            u64::from(self.top_runs[col]) + 1
         } else {
             1
         };
         // Heights of the neighbouring columns; 0 beyond the frame's edges.
         let left = col.checked_sub(1).map_or(0, |c| self.heights[c] as usize);
         let right = self.heights.get(col + 1).map_or(0, |&h| h as usize);
-        let zero = L::ZERO;
-        let mut sides = [(zero, zero); 3];
+        let mut sides = [(0, 0); 3];
         for (dir, dr) in SIDEWAYS {
             let step = self.step(dr);
-            // The cell beside, if occupied by `player`, ends a run there.
+            // The cell beside, if occupied by the same player, ends a run there.
             if row.wrapping_add_signed(-dr as isize) < left {
                 let cell = self.cells[here.wrapping_add_signed(-step)];
                 if cell[3] == tag {
-                    sides[dir].0 = cell[dir];
+                    sides[dir].0 = cell[dir].get();
                 }
             }
             if row.wrapping_add_signed(dr as isize) < right {
                 let cell = self.cells[here.wrapping_add_signed(step)];
                 if cell[3] == tag {
-                    sides[dir].1 = cell[dir];
+                    sides[dir].1 = cell[dir].get();
                 }
             }
         }
         (vertical, sides)
     }
 
+    /// Places `player`'s counter on top of `col` (inside the frame, not
+    /// full) and updates the runs at the ends of the runs it joins: the hot
+    /// loop of dense games.
+    #[inline]
+    fn place(&mut self, col: usize, player: Player) -> Placement {
+        let tag = L::put(tag(player));
+        let row = self.heights[col] as usize;
+        self.commit(row);
+        let here = self.index(col, row);
+        let (vertical, sides) = self.beside(col, tag);
+        let (totals, direction, length, back) = join(vertical, sides);
+        for (dir, dr) in SIDEWAYS {
+            let step = self.step(dr);
+            let (b, a) = sides[dir];
+            let total = L::put(totals[dir]);
+            // Only the ends of a run are ever read again: update those.
+            if b != 0 {
+                let end = here.wrapping_add_signed(-step * b as isize);
+                self.cells[end][dir] = total;
+            }
+            if a != 0 {
+                let end = here.wrapping_add_signed(step * a as isize);
+                self.cells[end][dir] = total;
+            }
+        }
+        self.cells[here] = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
+        self.heights[col] += 1;
+        // The column's height fits in u32 (Board::new), so its run does too.
+        self.top_runs[col] = vertical as u32;
+        Placement {
+            row: row as u64,
+            direction,
+            length,
+            back,
+        }
+    }
+
     fn longest_if_played(&self, col: usize, player: Player) -> u64 {
-        let (vertical, sides) = self.beside(col, L::tag(player));
+        let (vertical, sides) = self.beside(col, L::put(tag(player)));
         sides
             .iter()
-            .map(|(b, a)| b.widen() + 1 + a.widen())
-            .fold(u64::from(vertical), u64::max)
+            .map(|(b, a)| b + 1 + a)
+            .fold(vertical, u64::max)
     }
 
     /// Reads the cells a move into `col` will touch, so that their cache
     /// lines are on their way while the current move is played.
+    #[inline]
     fn warm(&self, col: usize) {
         if let Some(&h) = self.heights.get(col) {
             let i = self.index(col, h as usize);
-            let near = [i.wrapping_sub(self.width), i, i.wrapping_add(self.width)];
-            for j in near {
+            for j in [i.wrapping_sub(self.width), i, i.wrapping_add(self.width)] {
                 if let Some(cell) = self.cells.get(j) {
                     std::hint::black_box(cell[0]);
                 }
@@ -294,67 +364,346 @@ impl<L: Lane> Dense<L> {
         }
     }
 
-    /// [`Board::drop_into`] on the array: the placement as (row, direction,
-    /// length, back), or what stopped it. Without `lines`, the counter is
-    /// only stacked.
+    fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * size_of::<Cell<L>>()
+            + (self.heights.capacity() + self.top_runs.capacity()) * size_of::<u32>()
+    }
+}
+
+/// A hash map keyed by input-chosen numbers: SipHash-1-3 with a random key
+/// per process, so no file can be built to collide.
+type KeyedMap<K, V> = HashMap<K, V, RandomState>;
+
+/// Bytes a hash map of `capacity` entries of `entry` bytes occupies (its
+/// buckets are a power of two at most 7/8 full, plus a control byte each).
+fn map_bytes(capacity: usize, entry: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = (capacity * 8 / 7).next_power_of_two();
+    buckets * (entry + 1)
+}
+
+/// Frames up to this many columns index their columns by an array, wider
+/// ones by keyed hash maps.
+pub const ARRAY_COLUMNS: u64 = 1 << 16;
+
+/// A value per column, empty by default: an array for narrow frames, keyed
+/// maps for wide ones (and a second map for columns past 2^64).
+#[derive(Clone, Debug)]
+struct Columns<V> {
+    array: Vec<V>,
+    map: KeyedMap<u64, V>,
+    big: KeyedMap<Nat, V>,
+}
+
+impl<V: Default + Clone> Columns<V> {
+    /// Columns of an `x`-wide frame, in an array when `x` is at most
+    /// `array_limit`.
+    fn new(x: &Nat, array_limit: u64) -> Columns<V> {
+        let width = x.to_u64().filter(|&w| w <= array_limit).unwrap_or(0);
+        Columns {
+            array: vec![V::default(); width as usize],
+            map: KeyedMap::default(),
+            big: KeyedMap::default(),
+        }
+    }
+
     #[inline]
-    fn drop_into(
-        &mut self,
-        column: &Nat,
-        player: Player,
-        lines: bool,
-    ) -> Result<(u64, Direction, u64, u64), Drop> {
-        // A dense frame's width is X itself.
-        let col = dense_index(column)
-            .filter(|&c| c < self.heights.len())
-            .ok_or(Drop::OffFrame)?;
-        let row = self.heights[col] as usize;
-        if row == self.rows {
-            return Err(Drop::Full);
+    fn get(&self, col: &Nat) -> Option<&V> {
+        match small(col) {
+            Some(c) => match self.array.get(c.wrapping_sub(1) as usize) {
+                Some(v) => Some(v),
+                None if self.array.is_empty() => self.map.get(&c),
+                None => None,
+            },
+            None => self.big.get(col),
         }
-        if lines {
-            return Ok(self.drop(col, player));
+    }
+
+    /// The value for `col`, made (empty) if need be.
+    #[inline]
+    fn entry(&mut self, col: &Nat) -> Result<&mut V, Exhausted> {
+        match small(col) {
+            Some(c) if !self.array.is_empty() => self
+                .array
+                .get_mut(c.wrapping_sub(1) as usize)
+                .ok_or(Exhausted),
+            Some(c) => {
+                self.map.try_reserve(1).map_err(|_| Exhausted)?;
+                Ok(self.map.entry(c).or_default())
+            }
+            None => {
+                self.big.try_reserve(1).map_err(|_| Exhausted)?;
+                Ok(self.big.entry(col.clone()).or_default())
+            }
         }
-        let here = self.index(col, row);
-        self.cells[here] = [L::ZERO, L::ZERO, L::ZERO, L::tag(player)];
-        self.heights[col] += 1;
-        Ok((row as u64, Direction::Vertical, 0, 0))
+    }
+
+    #[inline]
+    fn get_mut(&mut self, col: &Nat) -> Option<&mut V> {
+        match small(col) {
+            Some(c) if !self.array.is_empty() => self.array.get_mut(c.wrapping_sub(1) as usize),
+            Some(c) => self.map.get_mut(&c),
+            None => self.big.get_mut(col),
+        }
+    }
+
+    /// Every column that fits a machine word, with its 1-based number.
+    fn small_columns(&self) -> impl Iterator<Item = (u64, &V)> {
+        let array = self
+            .array
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as u64 + 1, v));
+        array.chain(self.map.iter().map(|(&c, v)| (c, v)))
+    }
+
+    /// The same columns with values mapped by `f`, or `None` when memory is short.
+    fn map_values<W: Default + Clone>(&self, x: &Nat, f: impl Fn(&V) -> W) -> Option<Columns<W>> {
+        let mut out = Columns::<W>::new(x, ARRAY_COLUMNS);
+        for (i, v) in self.array.iter().enumerate() {
+            out.array[i] = f(v);
+        }
+        out.map.try_reserve(self.map.len()).ok()?;
+        out.map.extend(self.map.iter().map(|(&c, v)| (c, f(v))));
+        out.big.try_reserve(self.big.len()).ok()?;
+        out.big
+            .extend(self.big.iter().map(|(c, v)| (c.clone(), f(v))));
+        Some(out)
+    }
+
+    fn heap_bytes(&self, extra: impl Fn(&V) -> usize) -> usize {
+        let entry = size_of::<V>();
+        self.array.capacity() * entry
+            + map_bytes(self.map.capacity(), size_of::<u64>() + entry)
+            + map_bytes(self.big.capacity(), size_of::<Nat>() + entry)
+            + self.array.iter().map(&extra).sum::<usize>()
+            + self.map.values().map(&extra).sum::<usize>()
+            + self.big.values().map(&extra).sum::<usize>()
     }
 }
 
-/// A fast hasher for the sparse store's keys (column numbers); the keys come
-/// from the input file, but the work per move is bounded anyway.
-#[derive(Default)]
-struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-}
-
+/// A column of the sparse store: most hold one counter, which lives inline;
+/// taller ones move to a stack of their own.
 #[derive(Clone, Debug, Default)]
-struct SparseColumn {
-    /// (owner, runs) per row, bottom first.
-    cells: Vec<(Player, [u64; 3])>,
+enum Column<L> {
+    #[default]
+    Empty,
+    One(Cell<L>),
+    Many(Box<Stack<L>>),
+}
+
+#[derive(Clone, Debug)]
+struct Stack<L> {
+    /// The vertical run of the top counter.
     top_run: u64,
+    cells: Vec<Cell<L>>,
 }
 
-/// Occupied columns only, keyed by their 1-based number.
-#[derive(Clone, Debug, Default)]
-struct Sparse {
-    columns: HashMap<Nat, SparseColumn, BuildHasherDefault<FoldHasher>>,
+impl<L: Lane> Column<L> {
+    fn height(&self) -> u64 {
+        match self {
+            Column::Empty => 0,
+            Column::One(_) => 1,
+            Column::Many(s) => s.cells.len() as u64,
+        }
+    }
+
+    fn cell(&self, row: u64) -> Option<&Cell<L>> {
+        match self {
+            Column::Empty => None,
+            Column::One(c) => (row == 0).then_some(c),
+            Column::Many(s) => s.cells.get(usize::try_from(row).ok()?),
+        }
+    }
+
+    fn cell_mut(&mut self, row: u64) -> Option<&mut Cell<L>> {
+        match self {
+            Column::Empty => None,
+            Column::One(c) => (row == 0).then_some(c),
+            Column::Many(s) => s.cells.get_mut(usize::try_from(row).ok()?),
+        }
+    }
+
+    /// The top counter's tag and its vertical run.
+    fn top(&self) -> (L, u64) {
+        match self {
+            Column::Empty => (L::default(), 0),
+            Column::One(c) => (c[3], 1),
+            Column::Many(s) => (s.cells.last().map_or(L::default(), |c| c[3]), s.top_run),
+        }
+    }
+
+    fn push(&mut self, cell: Cell<L>, top_run: u64) -> Result<(), Exhausted> {
+        match self {
+            Column::Empty => *self = Column::One(cell),
+            Column::One(first) => {
+                let mut cells = Vec::new();
+                cells.try_reserve_exact(2).map_err(|_| Exhausted)?;
+                cells.push(*first);
+                cells.push(cell);
+                *self = Column::Many(Box::new(Stack { top_run, cells }));
+            }
+            Column::Many(s) => {
+                s.cells.try_reserve(1).map_err(|_| Exhausted)?;
+                s.cells.push(cell);
+                s.top_run = top_run;
+            }
+        }
+        Ok(())
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Column::Empty | Column::One(_) => 0,
+            Column::Many(s) => size_of::<Stack<L>>() + s.cells.capacity() * size_of::<Cell<L>>(),
+        }
+    }
+}
+
+/// A column number in the sparse stores: most fit in a machine word; the
+/// rest (frames wider than 2^64) keep their exact value.
+#[inline]
+fn small(column: &Nat) -> Option<u64> {
+    column.to_u64()
+}
+
+/// Occupied columns only.
+#[derive(Clone, Debug)]
+struct Sparse<L> {
+    columns: Columns<Column<L>>,
+}
+
+impl<L: Lane> Sparse<L> {
+    fn new(x: &Nat) -> Sparse<L> {
+        Sparse {
+            columns: Columns::new(x, ARRAY_COLUMNS),
+        }
+    }
+
+    fn column(&self, col: &Nat) -> Option<&Column<L>> {
+        self.columns.get(col)
+    }
+
+    /// The column `by` (-1 or 1) beside `col`; none left of column 1.
+    fn beside_column(&self, col: &Nat, by: i64) -> Option<&Column<L>> {
+        match small(col).map(|c| c.checked_add_signed(by)) {
+            Some(Some(0)) => None,
+            Some(Some(n)) => self.columns.get(&Nat::from(n)),
+            _ => self.columns.get(&shift(col, by)?),
+        }
+    }
+
+    fn height(&self, col: &Nat) -> u64 {
+        self.column(col).map_or(0, Column::height)
+    }
+
+    /// The runs a counter tagged `tag` on top of `col` would join: its row
+    /// (0-based), its vertical run, and the (back, ahead) runs beside it in
+    /// each sideways direction. Three lookups: the column and its two
+    /// neighbours.
+    fn beside(&self, col: &Nat, tag: L) -> (u64, u64, [(u64, u64); 3]) {
+        let here = self.column(col);
+        let row = here.map_or(0, Column::height);
+        let vertical = match here.map(Column::top) {
+            Some((owner, run)) if owner == tag => run + 1,
+            _ => 1,
+        };
+        let left = self.beside_column(col, -1);
+        let right = self.beside_column(col, 1);
+        let run = |column: Option<&Column<L>>, row: Option<u64>, dir: usize| -> u64 {
+            column
+                .zip(row)
+                .and_then(|(c, r)| c.cell(r))
+                .filter(|cell| cell[3] == tag)
+                .map_or(0, |cell| cell[dir].get())
+        };
+        let mut sides = [(0, 0); 3];
+        for (dir, dr) in SIDEWAYS {
+            sides[dir] = (
+                run(left, row.checked_add_signed(-dr), dir),
+                run(right, row.checked_add_signed(dr), dir),
+            );
+        }
+        (row, vertical, sides)
+    }
+
+    /// Places `player`'s counter on top of `col` and updates the ends of the
+    /// runs it joins.
+    fn place(&mut self, col: &Nat, player: Player) -> Result<Placement, Exhausted> {
+        let tag = L::put(tag(player));
+        let (row, vertical, sides) = self.beside(col, tag);
+        let (totals, direction, length, back) = join(vertical, sides);
+        let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
+        self.columns.entry(col)?.push(cell, vertical)?;
+        for (dir, dr) in SIDEWAYS {
+            let (b, a) = sides[dir];
+            // Only the ends of a run are ever read again: update those.
+            if b > 0 {
+                let k = -(b as i64);
+                self.set_run(col, k, row, k * dr, dir, totals[dir]);
+            }
+            if a > 0 {
+                let k = a as i64;
+                self.set_run(col, k, row, k * dr, dir, totals[dir]);
+            }
+        }
+        Ok(Placement {
+            row,
+            direction,
+            length,
+            back,
+        })
+    }
+
+    fn longest_if_played(&self, col: &Nat, player: Player) -> u64 {
+        let (_, vertical, sides) = self.beside(col, L::put(tag(player)));
+        sides
+            .iter()
+            .map(|(b, a)| b + 1 + a)
+            .fold(vertical, u64::max)
+    }
+
+    fn set_run(&mut self, col: &Nat, dc: i64, row: u64, dr: i64, dir: usize, len: u64) {
+        let (Some(col), Some(row)) = (shift(col, dc), row.checked_add_signed(dr)) else {
+            return;
+        };
+        if let Some(cell) = self.columns.get_mut(&col).and_then(|c| c.cell_mut(row)) {
+            cell[dir] = L::put(len);
+        }
+    }
+
+    fn owner(&self, col: &Nat, row: u64) -> Option<Player> {
+        Player::from_tag(self.column(col)?.cell(row)?[3].get())
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.columns.heap_bytes(Column::heap_bytes)
+    }
+
+    /// The same counters in an array, or `None` when memory is short.
+    fn to_dense(&self, width: usize, rows: u32) -> Option<Dense<L>> {
+        let mut dense = Dense::try_new(width, rows)?;
+        let tallest = self.columns.small_columns().map(|(_, c)| c.height()).max();
+        if let Some(tallest) = tallest.filter(|&t| t > 0) {
+            dense.commit(tallest as usize - 1);
+        }
+        for (c, column) in self.columns.small_columns() {
+            let height = column.height();
+            if height == 0 {
+                continue;
+            }
+            let col = usize::try_from(c - 1).ok()?;
+            dense.heights[col] = u32::try_from(height).ok()?;
+            dense.top_runs[col] = u32::try_from(column.top().1).ok()?;
+            for row in 0..height {
+                let i = dense.index(col, row as usize);
+                dense.cells[i] = *column.cell(row)?;
+            }
+        }
+        Some(dense)
+    }
 }
 
 /// `col + by`, or `None` left of column 1.
@@ -367,112 +716,74 @@ fn shift(col: &Nat, by: i64) -> Option<Nat> {
     }
 }
 
-impl Sparse {
-    fn cell(&self, col: &Nat, dc: i64, row: u64, dr: i64) -> Option<&(Player, [u64; 3])> {
-        let col = shift(col, dc)?;
-        let row = usize::try_from(row.checked_add_signed(dr)?).ok()?;
-        self.columns.get(&col)?.cells.get(row)
-    }
+/// Heights only: once no more lines are looked for, a counter's owner and
+/// runs no longer matter, only whether its column is full.
+type Heights = Columns<u64>;
 
+impl Heights {
     fn height(&self, col: &Nat) -> u64 {
-        self.columns.get(col).map_or(0, |c| c.cells.len() as u64)
+        self.get(col).copied().unwrap_or(0)
     }
 
-    /// The runs a counter of `player` on top of `col` would join: its row
-    /// (0-based), its vertical run, and the (back, ahead) lengths beside it
-    /// in each sideways direction. Three lookups: the column and its two
-    /// neighbours.
-    fn beside(&self, col: &Nat, player: Player) -> (u64, u64, [(u64, u64); 3]) {
-        let here = self.columns.get(col);
-        let row = here.map_or(0, |c| c.cells.len() as u64);
-        let vertical = match here.and_then(|c| c.cells.last().map(|top| (top.0, c.top_run))) {
-            Some((owner, run)) if owner == player => run + 1,
-            _ => 1,
-        };
-        let left = shift(col, -1).and_then(|c| self.columns.get(&c));
-        let right = self.columns.get(&col.add_u64(1));
-        // The cell beside, if occupied by `player`, ends a run there.
-        let run = |column: Option<&SparseColumn>, row: Option<u64>, dir: usize| -> u64 {
-            column
-                .zip(row)
-                .and_then(|(c, r)| c.cells.get(usize::try_from(r).ok()?))
-                .filter(|cell| cell.0 == player)
-                .map_or(0, |cell| cell.1[dir])
-        };
-        let mut sides = [(0, 0); 3];
-        for (dir, dr) in SIDEWAYS {
-            sides[dir] = (
-                run(left, row.checked_add_signed(-dr), dir),
-                run(right, row.checked_add_signed(dr), dir),
-            );
-        }
-        (row, vertical, sides)
-    }
-
-    /// Places `player`'s counter on top of `col` and returns its row
-    /// (0-based) and the longest line through it as (direction, length,
-    /// steps back to the line's start).
-    fn place(&mut self, col: &Nat, player: Player) -> (u64, Direction, u64, u64) {
-        let (row, vertical, sides) = self.beside(col, player);
-        let mut best = (Direction::Vertical, vertical, vertical - 1);
-        let mut runs = [1u64; 3];
-        for (dir, dr) in SIDEWAYS {
-            let (back, ahead) = sides[dir];
-            let total = back + 1 + ahead;
-            // Only the ends of a run are ever read again: update those.
-            if back > 0 {
-                let k = -(back as i64);
-                self.set_run(col, k, row, k * dr, dir, total);
-            }
-            if ahead > 0 {
-                let k = ahead as i64;
-                self.set_run(col, k, row, k * dr, dir, total);
-            }
-            runs[dir] = total;
-            if total > best.1 {
-                best = (SIDEWAYS_DIRECTIONS[dir], total, back);
-            }
-        }
-        self.push(col, player, runs, vertical);
-        (row, best.0, best.1, best.2)
-    }
-
-    /// The longest line a counter of `player` on top of `col` would make.
-    fn longest_if_played(&self, col: &Nat, player: Player) -> u64 {
-        let (_, vertical, sides) = self.beside(col, player);
-        sides
-            .iter()
-            .map(|(b, a)| b + 1 + a)
-            .fold(vertical, u64::max)
-    }
-
-    fn set_run(&mut self, col: &Nat, dc: i64, row: u64, dr: i64, dir: usize, len: u64) {
-        let (Some(col), Some(row)) = (shift(col, dc), row.checked_add_signed(dr)) else {
-            return;
-        };
-        if let Some(cell) = self
-            .columns
-            .get_mut(&col)
-            .and_then(|c| c.cells.get_mut(usize::try_from(row).ok()?))
-        {
-            cell.1[dir] = len;
-        }
-    }
-
-    fn push(&mut self, col: &Nat, player: Player, runs: [u64; 3], vertical: u64) {
-        // Most columns of a sparse frame hold one counter: start with room
-        // for exactly one (a plain push would reserve four).
-        let column = self
-            .columns
-            .entry(col.clone())
-            .or_insert_with(|| SparseColumn {
-                cells: Vec::with_capacity(1),
-                top_run: 0,
-            });
-        column.cells.push((player, runs));
-        column.top_run = vertical;
+    /// One more counter in `col` (inside the frame, not full): its row.
+    fn stack(&mut self, col: &Nat) -> Result<u64, Exhausted> {
+        let slot = self.entry(col)?;
+        *slot += 1;
+        Ok(*slot - 1)
     }
 }
+
+/// The stores, one variant per lane width (see the module docs).
+#[derive(Clone, Debug)]
+enum Store {
+    Dense8(Dense<u8>),
+    Dense16(Dense<u16>),
+    Dense32(Dense<u32>),
+    Sparse8(Sparse<u8>),
+    Sparse16(Sparse<u16>),
+    Sparse32(Sparse<u32>),
+    Sparse64(Sparse<u64>),
+    Heights(Heights),
+}
+
+/// Runs `$body` with `$s` bound to the store of whichever lane width, for
+/// the dense and the sparse variants; `$heights` for the heights store.
+macro_rules! with_store {
+    ($store:expr, dense $d:ident => $dense:expr, sparse $s:ident => $sparse:expr, heights $h:ident => $heights:expr) => {
+        match $store {
+            Store::Dense8($d) => $dense,
+            Store::Dense16($d) => $dense,
+            Store::Dense32($d) => $dense,
+            Store::Sparse8($s) => $sparse,
+            Store::Sparse16($s) => $sparse,
+            Store::Sparse32($s) => $sparse,
+            Store::Sparse64($s) => $sparse,
+            Store::Heights($h) => $heights,
+        }
+    };
+}
+
+/// How a board stores its cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Storage {
+    /// The array when it is small or the frame is an eighth occupied, else
+    /// the sparse map (see the module docs).
+    #[default]
+    Auto,
+    /// Always the sparse map: lets tests hold the stores to each other.
+    Sparse,
+    /// The array whenever the frame has one (at most [`MAX_DENSE_CELLS`]),
+    /// whatever it costs: for tests of the array at large sizes.
+    Dense,
+}
+
+/// A frame whose array takes at most this many bytes gets it from the start.
+pub const UP_FRONT_BYTES: u64 = 64 << 20;
+/// No array has more cells than this (its index must fit the address space).
+pub const MAX_DENSE_CELLS: u64 = 1 << 34;
+/// The sparse map moves to an array once this fraction (1/n) of the frame
+/// holds counters, so the array costs at most n cells per counter.
+pub const PROMOTE_AT: u64 = 8;
 
 /// The counters on the frame.
 #[derive(Clone, Debug)]
@@ -481,6 +792,10 @@ pub struct Board {
     /// Columns and rows of the frame.
     x: Nat,
     y: Nat,
+    /// Counters placed.
+    placed: u64,
+    /// Counters at which the sparse map moves to an array (`u64::MAX`: never).
+    promote_at: u64,
 }
 
 /// What dropping a counter did (see [`Board::drop_into`]).
@@ -490,6 +805,8 @@ pub enum Drop {
     OffFrame,
     /// The column is full: nothing placed.
     Full,
+    /// Memory ran out: nothing placed, and the board is no longer usable.
+    Exhausted,
     /// Placed on this row (1-based); the line through it, when lines are
     /// looked for and it is at least z long.
     Placed {
@@ -500,71 +817,69 @@ pub enum Drop {
     },
 }
 
-#[derive(Clone, Debug)]
-enum Store {
-    /// Frames up to 65535 columns wide: 8-byte cells.
-    Narrow(Dense<u16>),
-    /// Wider frames: 16-byte cells.
-    Dense(Dense<u32>),
-    Sparse(Sparse),
+/// The dense frame's width and height, if it has an array at all.
+fn dense_dims(x: &Nat, y: &Nat) -> Option<(usize, u32, u64)> {
+    let (w, h) = (x.to_u64()?, y.to_u64()?);
+    let cells = w.checked_mul(h).filter(|&c| c <= MAX_DENSE_CELLS)?;
+    Some((usize::try_from(w).ok()?, u32::try_from(h).ok()?, cells))
 }
 
-/// How a board stores its cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Storage {
-    /// A dense array when the frame is small or the input could fill it
-    /// (`moves_possible` bounds the moves it can hold, from its size), else
-    /// a sparse map.
-    Auto {
-        /// Upper bound on the moves in the input, if known.
-        moves_possible: Option<u64>,
-    },
-    /// Always the sparse map: lets tests hold the two stores to each other.
-    Sparse,
+/// The bits a lane needs: the longest run it must tell apart is
+/// min(z - 1, x) (runs are kept while shorter than z, and fit in a row).
+fn lane_bits(x: &Nat, z: &Nat) -> u32 {
+    let need = match (x.to_u64(), z.to_u64()) {
+        (Some(x), Some(z)) => x.min(z.saturating_sub(1)),
+        (Some(x), None) => x,
+        (None, Some(z)) => z.saturating_sub(1),
+        (None, None) => u64::MAX,
+    };
+    match need {
+        0..=0xff => 8,
+        0x100..=0xffff => 16,
+        0x1_0000..=0xffff_ffff => 32,
+        _ => 64,
+    }
 }
-
-/// Below this many cells a dense store is always used (16 MiB at most).
-const DENSE_ALWAYS: u64 = 1 << 20;
-/// Above this many cells (2 GiB of 8-byte cells) a dense store is never used.
-const DENSE_NEVER: u64 = 1 << 28;
 
 impl Board {
-    /// An empty board for an `x` by `y` frame.
-    pub fn new(x: &Nat, y: &Nat, storage: Storage) -> Board {
-        let moves_possible = match storage {
-            Storage::Auto { moves_possible } => moves_possible,
-            Storage::Sparse => {
-                return Board {
-                    store: Store::Sparse(Sparse::default()),
-                    x: x.clone(),
-                    y: y.clone(),
-                };
+    /// An empty board for an `x` by `y` frame on which runs of up to `z`
+    /// must be told apart (longer runs read as "at least z").
+    pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
+        let bits = lane_bits(x, z);
+        let dims = dense_dims(x, y);
+        let cell_bytes = u64::from(bits) / 2; // four lanes
+        let up_front = match storage {
+            Storage::Sparse => false,
+            Storage::Dense => dims.is_some(),
+            Storage::Auto => {
+                dims.is_some_and(|(_, _, cells)| cells.saturating_mul(cell_bytes) <= UP_FRONT_BYTES)
             }
         };
-        let dense_limit = DENSE_ALWAYS
-            .max(moves_possible.unwrap_or(0))
-            .min(DENSE_NEVER);
-        let dims = x.to_u64().zip(y.to_u64());
-        let store = match dims {
-            Some((w, h)) if w.checked_mul(h).is_some_and(|cells| cells <= dense_limit) => {
-                if w <= u64::from(u16::MAX) {
-                    Store::Narrow(Dense::new(w as usize, h as usize))
-                } else {
-                    Store::Dense(Dense::new(w as usize, h as usize))
-                }
-            }
-            _ => Store::Sparse(Sparse::default()),
+        let store = up_front
+            .then(|| dims.and_then(|(w, h, _)| dense_store(bits, w, h)))
+            .flatten()
+            .unwrap_or_else(|| sparse_store(bits, x));
+        let promote_at = match (storage, dims) {
+            (Storage::Sparse, _) | (_, None) => u64::MAX,
+            (_, Some((_, _, cells))) => (cells / PROMOTE_AT).max(1),
         };
         Board {
             store,
             x: x.clone(),
             y: y.clone(),
+            placed: 0,
+            promote_at,
         }
     }
 
     /// Columns and rows of the frame.
     pub fn frame(&self) -> (&Nat, &Nat) {
         (&self.x, &self.y)
+    }
+
+    /// Counters on the board.
+    pub fn placed(&self) -> u64 {
+        self.placed
     }
 
     /// True when `column` (1-based) is inside the frame and has room.
@@ -574,62 +889,119 @@ impl Board {
 
     /// Counters in `column` (1-based, inside the frame).
     pub fn height(&self, column: &Nat) -> u64 {
-        match &self.store {
-            Store::Narrow(d) => d.height(column),
-            Store::Dense(d) => d.height(column),
-            Store::Sparse(s) => s.height(column),
-        }
+        with_store!(&self.store,
+            dense d => dense_index(column).map_or(0, |c| d.height(c)),
+            sparse s => s.height(column),
+            heights h => h.height(column))
     }
 
-    /// Who owns the cell at `column`, `row` (both 1-based).
+    /// Who owns the cell at `column`, `row` (both 1-based); `None` when it is
+    /// empty or the board keeps heights only.
     pub fn owner(&self, column: &Nat, row: u64) -> Option<Player> {
         let row = row.checked_sub(1)?;
-        match &self.store {
-            Store::Narrow(d) => d.owner(dense_index(column)?, row),
-            Store::Dense(d) => d.owner(dense_index(column)?, row),
-            Store::Sparse(s) => s.cell(column, 0, row, 0).map(|c| c.0),
-        }
+        with_store!(&self.store,
+            dense d => d.owner(dense_index(column)?, row),
+            sparse s => s.owner(column, row),
+            heights _h => None)
+    }
+
+    /// True once the board keeps heights only (see [`Board::keep_heights_only`]).
+    pub fn heights_only(&self) -> bool {
+        matches!(self.store, Store::Heights(_))
+    }
+
+    /// Drops every counter's owner and runs, keeping only column heights:
+    /// for when no more lines are looked for.
+    pub fn keep_heights_only(&mut self) {
+        let heights = with_store!(&self.store,
+            dense d => {
+                // The array already held a height per column: keep one.
+                let mut h = Heights::new(&self.x, u64::MAX);
+                for (c, &height) in d.heights.iter().enumerate() {
+                    if height > 0 {
+                        match h.entry(&Nat::from(c as u64 + 1)) {
+                            Ok(slot) => *slot = u64::from(height),
+                            Err(Exhausted) => return,
+                        }
+                    }
+                }
+                h
+            },
+            sparse s => match s.columns.map_values(&self.x, Column::height) {
+                Some(h) => h,
+                // Memory is short: keep the cells, which answer as well.
+                None => return,
+            },
+            heights _h => return);
+        self.store = Store::Heights(heights);
     }
 
     /// Drops `player`'s counter into `column` (1-based): r[rule.column-range]
     /// a column past X places nothing, r[rule.column-full] nor does a full
     /// one, r[rule.gravity] otherwise the counter lands on the lowest free
     /// cell. With `z`, the line through it is reported when it is at least
-    /// `z` long; without, lines are not looked for (after the game's first
-    /// line only heights matter).
+    /// `z` long; without, lines are not looked for.
     #[inline]
     pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Drop {
-        let (row, direction, length, back) = match &mut self.store {
-            Store::Narrow(d) => match d.drop_into(column, player, z.is_some()) {
-                Ok(placed) => placed,
-                Err(drop) => return drop,
-            },
-            Store::Dense(d) => match d.drop_into(column, player, z.is_some()) {
-                Ok(placed) => placed,
-                Err(drop) => return drop,
-            },
-            Store::Sparse(s) => {
+        let placed = match &mut self.store {
+            Store::Dense8(d) => dense_drop(d, column, player),
+            Store::Dense16(d) => dense_drop(d, column, player),
+            Store::Dense32(d) => dense_drop(d, column, player),
+            Store::Sparse8(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse16(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse32(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse64(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Heights(h) => {
                 if *column > self.x {
                     return Drop::OffFrame;
                 }
-                let row = s.height(column);
-                if self.y <= row {
+                if self.y <= h.height(column) {
                     return Drop::Full;
                 }
-                if z.is_none() {
-                    s.push(column, player, [0; 3], 0);
-                    return Drop::Placed {
-                        row: row + 1,
-                        line: None,
-                    };
+                match h.stack(column) {
+                    Ok(row) => Ok(Placement {
+                        row,
+                        direction: Direction::Vertical,
+                        length: 0,
+                        back: 0,
+                    }),
+                    Err(Exhausted) => Err(Drop::Exhausted),
                 }
-                s.place(column, player)
             }
         };
+        let placed = match placed {
+            Ok(p) => p,
+            Err(drop) => return drop,
+        };
+        self.placed += 1;
+        if self.placed >= self.promote_at {
+            self.promote();
+        }
         let line = z
-            .filter(|z| **z <= length)
-            .map(|_| line_from(column.clone(), row, direction, length, back, player));
-        Drop::Placed { row: row + 1, line }
+            .filter(|z| **z <= placed.length)
+            .map(|_| line_from(column.clone(), placed, player));
+        Drop::Placed {
+            row: placed.row + 1,
+            line,
+        }
+    }
+
+    /// Moves a sparse map that fills its frame to an array; stays sparse
+    /// when the memory cannot be had.
+    fn promote(&mut self) {
+        self.promote_at = u64::MAX;
+        let Some((w, h, _)) = dense_dims(&self.x, &self.y) else {
+            return;
+        };
+        let dense = match &self.store {
+            Store::Sparse8(s) => s.to_dense(w, h).map(Store::Dense8),
+            Store::Sparse16(s) => s.to_dense(w, h).map(Store::Dense16),
+            Store::Sparse32(s) => s.to_dense(w, h).map(Store::Dense32),
+            _ => None,
+        };
+        if let Some(store) = dense {
+            self.store = store;
+        }
     }
 
     /// Drops `player`'s counter into `column` (1-based, inside the frame, not
@@ -643,32 +1015,108 @@ impl Board {
     ) -> (u64, Option<WinLine>) {
         match self.drop_into(column, player, Some(z)) {
             Drop::Placed { row, line } => (row, line),
-            Drop::OffFrame | Drop::Full => (0, None),
+            Drop::OffFrame | Drop::Full | Drop::Exhausted => (0, None),
         }
     }
 
     /// The longest line `player` would have through a counter dropped into
-    /// `column` (1-based, inside the frame, not full). Changes nothing.
+    /// `column` (1-based, inside the frame, not full); 0 once only heights
+    /// are kept. Changes nothing.
     pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
-        match &self.store {
-            Store::Narrow(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
-            Store::Dense(d) => d.longest_if_played(dense_index(column).unwrap_or(0), player),
-            Store::Sparse(s) => s.longest_if_played(column, player),
-        }
+        with_store!(&self.store,
+            dense d => d.longest_if_played(dense_index(column).unwrap_or(0), player),
+            sparse s => s.longest_if_played(column, player),
+            heights _h => 0)
     }
 
-    /// A hint that the next move is into `column` (1-based): dense stores
-    /// start loading the cells it will touch.
+    /// A hint that the next move is into `column` (1-based): the array
+    /// starts loading the cells it will touch.
+    #[inline]
     pub fn warm(&self, column: u64) {
         let Some(col) = column.checked_sub(1).and_then(|c| usize::try_from(c).ok()) else {
             return;
         };
         match &self.store {
-            Store::Narrow(d) => d.warm(col),
-            Store::Dense(d) => d.warm(col),
-            Store::Sparse(_) => {}
+            Store::Dense8(d) => d.warm(col),
+            Store::Dense16(d) => d.warm(col),
+            Store::Dense32(d) => d.warm(col),
+            _ => {}
         }
     }
+
+    /// The heap memory the board holds, in bytes (an estimate from the
+    /// capacities of its arrays and maps).
+    pub fn heap_bytes(&self) -> usize {
+        with_store!(&self.store,
+            dense d => d.heap_bytes(),
+            sparse s => s.heap_bytes(),
+            heights h => h.heap_bytes(|_| 0))
+    }
+
+    /// Which store holds the counters: `dense`, `sparse` or `heights`, and
+    /// the lane width in bits (0 for heights).
+    pub fn store_kind(&self) -> (&'static str, u32) {
+        match &self.store {
+            Store::Dense8(_) => ("dense", 8),
+            Store::Dense16(_) => ("dense", 16),
+            Store::Dense32(_) => ("dense", 32),
+            Store::Sparse8(_) => ("sparse", 8),
+            Store::Sparse16(_) => ("sparse", 16),
+            Store::Sparse32(_) => ("sparse", 32),
+            Store::Sparse64(_) => ("sparse", 64),
+            Store::Heights(_) => ("heights", 0),
+        }
+    }
+}
+
+fn dense_store(bits: u32, w: usize, h: u32) -> Option<Store> {
+    match bits {
+        8 => Dense::try_new(w, h).map(Store::Dense8),
+        16 => Dense::try_new(w, h).map(Store::Dense16),
+        32 => Dense::try_new(w, h).map(Store::Dense32),
+        // Rows wider than 2^32 with lines longer still: the sparse map's
+        // 64-bit lanes hold those runs.
+        _ => None,
+    }
+}
+
+fn sparse_store(bits: u32, x: &Nat) -> Store {
+    match bits {
+        8 => Store::Sparse8(Sparse::new(x)),
+        16 => Store::Sparse16(Sparse::new(x)),
+        32 => Store::Sparse32(Sparse::new(x)),
+        _ => Store::Sparse64(Sparse::new(x)),
+    }
+}
+
+/// [`Board::drop_into`] on the array: range and fullness, then the placement.
+#[inline]
+fn dense_drop<L: Lane>(d: &mut Dense<L>, column: &Nat, player: Player) -> Result<Placement, Drop> {
+    // A dense frame's width is X itself.
+    let col = dense_index(column)
+        .filter(|&c| c < d.heights.len())
+        .ok_or(Drop::OffFrame)?;
+    if d.heights[col] == d.rows {
+        return Err(Drop::Full);
+    }
+    Ok(d.place(col, player))
+}
+
+/// [`Board::drop_into`] on the sparse map.
+fn sparse_drop<L: Lane>(
+    s: &mut Sparse<L>,
+    column: &Nat,
+    player: Player,
+    x: &Nat,
+    y: &Nat,
+) -> Result<Placement, Drop> {
+    if *column > *x {
+        return Err(Drop::OffFrame);
+    }
+    if *y <= s.height(column) {
+        return Err(Drop::Full);
+    }
+    s.place(column, player).map_err(|Exhausted| Drop::Exhausted)
 }
 
 #[inline]
@@ -676,14 +1124,13 @@ fn dense_index(column: &Nat) -> Option<usize> {
     usize::try_from(column.to_u64()?.checked_sub(1)?).ok()
 }
 
-fn line_from(
-    column: Nat,
-    row: u64,
-    direction: Direction,
-    length: u64,
-    back: u64,
-    player: Player,
-) -> WinLine {
+fn line_from(column: Nat, placed: Placement, player: Player) -> WinLine {
+    let Placement {
+        row,
+        direction,
+        length,
+        back,
+    } = placed;
     // Walk `back` steps towards the start of the line.
     let (column, row) = match direction {
         Direction::Vertical => (column, row + 1 - back),
@@ -711,38 +1158,125 @@ mod tests {
     use super::*;
     use crate::generate::Rng;
 
-    /// The narrow and wide arrays and the sparse map are three stores of one
-    /// algorithm: on random games they must report the same lines.
+    /// The arrays and the sparse maps of every lane width are stores of one
+    /// algorithm: on random games they must report the same lines, and
+    /// narrow lanes must saturate, never wrap.
     #[test]
     fn stores_agree_on_random_games() {
         let mut rng = Rng::new(42);
         let mut lines_seen = 0;
+        let mut saturated = 0;
         for _ in 0..2000 {
             let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
-            let mut narrow = Dense::<u16>::new(w, h);
-            let mut wide = Dense::<u32>::new(w, h);
-            let mut sparse = Sparse::default();
+            let mut wide = Dense::<u32>::try_new(w, h as u32).unwrap();
+            // One map indexes its columns by an array, the other by hashing.
+            let mut sparse = Sparse::<u64>::new(&Nat::from(w as u64));
+            // A lane of 8 bits that saturates at 3 stands in for any lane at
+            // its limit: runs of 3 or more must read as "at least 3".
+            let mut tiny = Sparse::<Tiny>::new(&Nat::from(u64::MAX));
             let mut player = Player::One;
             for _ in 0..w * h {
-                let open: Vec<usize> = (0..w)
-                    .filter(|&c| (narrow.heights[c] as usize) < h)
-                    .collect();
+                let open: Vec<usize> = (0..w).filter(|&c| (wide.heights[c] as usize) < h).collect();
                 let col = open[rng.below(open.len() as u64) as usize];
-                let probe = narrow.longest_if_played(col, player);
-                assert_eq!(
-                    probe,
-                    sparse.longest_if_played(&Nat::from(col as u64 + 1), player)
-                );
-                let a = narrow.drop(col, player);
-                assert_eq!(probe, a.2);
-                let b = wide.drop(col, player);
-                let c = sparse.place(&Nat::from(col as u64 + 1), player);
+                let n = Nat::from(col as u64 + 1);
+                let probe = wide.longest_if_played(col, player);
+                assert_eq!(probe, sparse.longest_if_played(&n, player));
+                let a = wide.place(col, player);
+                assert_eq!(probe, a.length);
+                let b = sparse.place(&n, player).unwrap();
                 assert_eq!(a, b);
-                assert_eq!(a, c);
-                lines_seen += u64::from(a.2 >= 3);
+                let t = tiny.place(&n, player).unwrap();
+                assert_eq!(a.row, t.row);
+                if a.length < Tiny::MAX {
+                    assert_eq!(a, t);
+                } else {
+                    assert!(t.length >= Tiny::MAX, "{a:?} {t:?}");
+                    saturated += 1;
+                }
+                lines_seen += u64::from(a.length >= 3);
                 player = player.other();
             }
         }
         assert!(lines_seen > 1000, "too few lines to compare: {lines_seen}");
+        assert!(saturated > 100, "too few saturated runs: {saturated}");
+    }
+
+    /// A lane that saturates at 3: the saturation logic at a small scale.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Tiny(u8);
+    impl Lane for Tiny {
+        const MAX: u64 = 3;
+        fn get(self) -> u64 {
+            u64::from(self.0)
+        }
+        fn put(v: u64) -> Self {
+            Tiny(v.min(3) as u8)
+        }
+    }
+
+    #[test]
+    fn lanes_hold_the_longest_run_that_matters() {
+        let n = |v: u64| Nat::from(v);
+        assert_eq!(lane_bits(&n(7), &n(4)), 8);
+        assert_eq!(lane_bits(&n(1000), &n(256)), 8);
+        assert_eq!(lane_bits(&n(1000), &n(257)), 16);
+        assert_eq!(lane_bits(&n(255), &n(100_000)), 8);
+        assert_eq!(lane_bits(&n(256), &n(100_000)), 16);
+        assert_eq!(lane_bits(&n(2), &n(65536)), 8);
+        assert_eq!(lane_bits(&n(70_000), &n(65536)), 16);
+        assert_eq!(lane_bits(&n(70_000), &n(65537)), 32);
+        let huge = Nat::from_digits(b"100000000000000000000000").unwrap();
+        assert_eq!(lane_bits(&huge, &n(1 << 32)), 32);
+        assert_eq!(lane_bits(&huge, &n((1 << 32) + 2)), 64);
+        assert_eq!(lane_bits(&huge, &huge), 64);
+    }
+
+    #[test]
+    fn arrays_only_for_small_or_occupied_frames() {
+        let n = |v: u64| Nat::from(v);
+        let kind =
+            |x: u64, y: u64, z: u64| Board::new(&n(x), &n(y), &n(z), Storage::Auto).store_kind();
+        assert_eq!(kind(7, 6, 4), ("dense", 8));
+        assert_eq!(kind(4096, 4096, 4), ("dense", 8));
+        // 2^28 cells of four bytes: 1 GiB, far above the up-front budget.
+        assert_eq!(kind(16384, 16384, 4), ("sparse", 8));
+        assert_eq!(kind(1 << 40, 1 << 40, 4), ("sparse", 8));
+        // Taller than u32 rows: never an array.
+        assert_eq!(kind(2, 1 << 33, 3), ("sparse", 8));
+        // Promotion: an eighth of a 4096 x 8192 frame (2^25 cells).
+        let mut board = Board::new(&n(4096), &n(8192), &n(4), Storage::Auto);
+        assert_eq!(board.store_kind().0, "sparse");
+        let mut player = Player::One;
+        let mut k = 0u64;
+        while board.placed() < (1 << 25) / PROMOTE_AT {
+            assert_eq!(board.store_kind().0, "sparse");
+            board.drop_into(&n(1 + k % 4096), player, Some(&n(4)));
+            player = player.other();
+            k += 1;
+        }
+        assert_eq!(board.store_kind().0, "dense");
+        // The array agrees with what the map held.
+        assert_eq!(board.height(&n(1)), (1 << 22) / 4096);
+        assert_eq!(board.owner(&n(1), 1), Some(Player::One));
+        assert_eq!(board.owner(&n(2), 1), Some(Player::Two));
+    }
+
+    #[test]
+    fn heights_only_keeps_fullness() {
+        let n = |v: u64| Nat::from(v);
+        for storage in [Storage::Auto, Storage::Sparse] {
+            let mut board = Board::new(&n(3), &n(2), &n(3), storage);
+            board.drop_into(&n(1), Player::One, Some(&n(3)));
+            board.keep_heights_only();
+            assert!(board.heights_only());
+            assert_eq!(board.owner(&n(1), 1), None);
+            assert_eq!(board.height(&n(1)), 1);
+            assert!(matches!(
+                board.drop_into(&n(1), Player::Two, None),
+                Drop::Placed { row: 2, line: None }
+            ));
+            assert_eq!(board.drop_into(&n(1), Player::One, None), Drop::Full);
+            assert_eq!(board.drop_into(&n(4), Player::One, None), Drop::OffFrame);
+        }
     }
 }

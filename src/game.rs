@@ -15,16 +15,30 @@ struct State {
     /// `x * y`, when it fits in a u64 (else the frame can never fill).
     cells: Option<u64>,
     board: Board,
+    keep_board: bool,
     to_move: Player,
-    placed: u64,
     line: Option<WinLine>,
     /// Column and row (1-based) of the last counter placed.
     last: Option<(Nat, u64)>,
 }
 
+/// How a game keeps its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Keep {
+    /// How the board stores its cells.
+    pub storage: Storage,
+    /// Keep every counter's owner after the first line (for pictures of the
+    /// final board); otherwise only column heights are kept from then on,
+    /// since no more lines are looked for (r[resource.board]).
+    pub board: bool,
+}
+
 /// What one move did. `step` reports; the judge decides what it means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
+    /// Memory ran out: nothing placed, and the game cannot go on
+    /// (r[decision.out-of-memory]).
+    Exhausted,
     /// r[rule.column-range]: the column is greater than X; nothing placed.
     OffFrame,
     /// r[rule.column-full]: the column is full; nothing placed.
@@ -43,17 +57,17 @@ pub enum Effect {
 
 impl Game {
     /// An empty frame.
-    pub fn new(header: &Header, storage: Storage) -> Game {
+    pub fn new(header: &Header, keep: Keep) -> Game {
         Game(Box::new(State {
             cells: header
                 .x
                 .to_u64()
                 .zip(header.y.to_u64())
                 .and_then(|(x, y)| x.checked_mul(y)),
-            board: Board::new(&header.x, &header.y, storage),
+            board: Board::new(&header.x, &header.y, &header.z, keep.storage),
+            keep_board: keep.board,
             z: header.z.clone(),
             to_move: Player::One,
-            placed: 0,
             line: None,
             last: None,
         }))
@@ -72,14 +86,17 @@ impl Game {
         match s.board.drop_into(column, player, z) {
             Drop::OffFrame => Effect::OffFrame,
             Drop::Full => Effect::ColumnFull,
+            Drop::Exhausted => Effect::Exhausted,
             Drop::Placed { row, line } => {
                 // r[rule.turns]: players alternate, every placed counter is a turn.
                 s.to_move = player.other();
-                s.placed += 1;
                 s.last = Some((column.clone(), row));
                 let completes = line.is_some();
                 if completes {
                     s.line = line;
+                    if !s.keep_board {
+                        s.board.keep_heights_only();
+                    }
                 }
                 Effect::Placed {
                     row,
@@ -118,7 +135,7 @@ impl Game {
 
     /// True when every cell of the frame holds a counter.
     pub fn is_full(&self) -> bool {
-        self.0.cells == Some(self.0.placed)
+        self.0.cells == Some(self.0.board.placed())
     }
 
     /// The player whose turn it is.
@@ -128,7 +145,7 @@ impl Game {
 
     /// Counters placed so far.
     pub fn placed(&self) -> u64 {
-        self.0.placed
+        self.0.board.placed()
     }
 
     /// The board.

@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::board::{Player, Storage};
-use crate::game::Game;
+use crate::board::Player;
+use crate::game::{Game, Keep};
 use crate::grammar::Header;
 use crate::judge::Code;
 use crate::nat::Nat;
@@ -259,12 +259,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
             } else {
                 Player::Two
             };
-            let mut game = Game::new(
-                header,
-                Storage::Auto {
-                    moves_possible: None,
-                },
-            );
+            let mut game = Game::new(header, Keep::default());
             let mut moves = play_on(&mut game, rng, Goal::Win(winner))?;
             let open = open_columns(&game, x);
             let extra = *open.get(rng.below(open.len().max(1) as u64) as usize)?;
@@ -273,12 +268,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
         }
         Code::IllegalRow => {
             let target = 1 + rng.below(x);
-            let mut game = Game::new(
-                header,
-                Storage::Auto {
-                    moves_possible: None,
-                },
-            );
+            let mut game = Game::new(header, Keep::default());
             let mut moves = play_on(&mut game, rng, Goal::Column(target))?;
             moves.push(target);
             Some(lines(moves))
@@ -323,12 +313,7 @@ enum Goal {
 }
 
 fn play(header: &Header, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
-    let mut game = Game::new(
-        header,
-        Storage::Auto {
-            moves_possible: None,
-        },
-    );
+    let mut game = Game::new(header, Keep::default());
     play_on(&mut game, rng, goal)
 }
 

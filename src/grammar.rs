@@ -166,6 +166,59 @@ pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
     positive(line, column)
 }
 
+/// How far a line has got through the grammar, byte by byte: enough to say,
+/// as each byte arrives, whether some ending of the line could still
+/// conform. The streaming judge uses it to cut a line at its first byte that
+/// cannot (the grammar then names the fault from the bytes up to it, which is
+/// the fault it finds in the whole line) and so never holds more of a line
+/// than a conforming one needs. A property test holds it to the grammar.
+/// Carriage returns are left to the caller (one before the line feed is part
+/// of the terminator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Prefix {
+    /// In the header: `field` numbers begun (0 to 3), `digits` true when the
+    /// current one has a digit.
+    Header {
+        /// Numbers begun.
+        field: u8,
+        /// The current number has a digit.
+        digits: bool,
+    },
+    /// In a move line.
+    Move,
+}
+
+impl Prefix {
+    /// The start of line 1.
+    pub(crate) fn header() -> Prefix {
+        Prefix::Header {
+            field: 1,
+            digits: false,
+        }
+    }
+
+    /// Takes the next byte; false when no conforming line starts with the
+    /// bytes so far (r[format.header], r[format.move]).
+    #[inline]
+    pub(crate) fn accept(&mut self, byte: u8) -> bool {
+        match self {
+            Prefix::Move => byte.is_ascii_digit(),
+            Prefix::Header { field, digits } => {
+                if byte.is_ascii_digit() {
+                    *digits = true;
+                    true
+                } else if byte == b' ' && *digits && *field < 3 {
+                    *field += 1;
+                    *digits = false;
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,10 @@ use std::path::Path;
 use memchr::memchr;
 
 use crate::board::{Player, Storage, WinLine};
-use crate::game::{Effect, Game, step};
+use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, parse_header, parse_move};
 use crate::nat::Nat;
+use crate::partial::{Partial, Pushed};
 use crate::rules::winnable;
 
 /// The code a checker prints (r[code.table]).
@@ -104,11 +105,19 @@ pub enum Finding {
     },
     /// No line can ever be completed on the frame (r[rule.winnable]).
     Unwinnable,
+    /// The game needed more memory than the judge could get, at this line
+    /// (r[decision.out-of-memory]): only a format fault or a column outside
+    /// the frame can still decide the code; otherwise it is 9.
+    Exhausted {
+        /// 1-based line.
+        line: u64,
+    },
     /// A column greater than X (r[rule.column-range]).
     OffFrame {
         /// 1-based line.
         line: u64,
-        /// The column asked for.
+        /// The column asked for; of a longer one, its first
+        /// [`SHOWN_DIGITS`] + 1 digits (r[decision.big-numbers]).
         column: Nat,
     },
     /// A move into a full column (r[rule.column-full]).
@@ -149,6 +158,7 @@ impl Finding {
             Finding::Unreadable { .. } => Code::FileError,
             Finding::Format { .. } => Code::InvalidFile,
             Finding::Unwinnable => Code::IllegalGame,
+            Finding::Exhausted { .. } => Code::FileError,
             Finding::OffFrame { .. } => Code::IllegalColumn,
             Finding::ColumnFull { .. } => Code::IllegalRow,
             Finding::AfterLine { .. } => Code::IllegalContinue,
@@ -179,6 +189,7 @@ impl Finding {
                 }
             },
             Finding::Unwinnable => "rule.winnable",
+            Finding::Exhausted { .. } => "decision.out-of-memory",
             Finding::OffFrame { .. } => "rule.column-range",
             Finding::ColumnFull { .. } => "rule.column-full",
             Finding::AfterLine { .. } => "rule.after-win",
@@ -193,6 +204,7 @@ impl Finding {
             Finding::Unreadable { .. } => None,
             Finding::Unwinnable => Some(1),
             Finding::Format { line, .. }
+            | Finding::Exhausted { line }
             | Finding::OffFrame { line, .. }
             | Finding::ColumnFull { line, .. }
             | Finding::AfterLine { line }
@@ -211,6 +223,15 @@ impl fmt::Display for Finding {
             Finding::Unwinnable => write!(
                 f,
                 "line 1: no line of that length can ever be completed on this frame"
+            ),
+            Finding::Exhausted { line } => write!(
+                f,
+                "line {line}: the game needs more memory than the judge could get"
+            ),
+            Finding::OffFrame { line, column } if column.digit_count() > SHOWN_DIGITS => write!(
+                f,
+                "line {line}: column {}... (more than {SHOWN_DIGITS} digits) is outside the frame",
+                column.leading(SHOWN_DIGITS)
             ),
             Finding::OffFrame { line, column } => {
                 write!(f, "line {line}: column {column} is outside the frame")
@@ -239,26 +260,29 @@ impl fmt::Display for Finding {
 /// r[code.precedence], r[decision.precedence]: the one place that decides
 /// between findings.
 /// 9 > 8 > 7 > 6 > 5 > 4 > the result of play (1, 2, 0 or 3); among findings
-/// of the same code the first in the file stands.
+/// of the same code the first in the file stands. A game the judge could not
+/// hold in memory (r[decision.out-of-memory]) ranks between 6 and 5: a format
+/// fault or a column outside the frame still decides, nothing else can.
 pub fn decide<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Option<&'a Finding> {
     let mut best: Option<&Finding> = None;
     for finding in findings {
-        if best.is_none_or(|b| rank(finding.code()) > rank(b.code())) {
+        if best.is_none_or(|b| rank(finding) > rank(b)) {
             best = Some(finding);
         }
     }
     best
 }
 
-fn rank(code: Code) -> u8 {
-    match code {
-        Code::FileError => 6,
-        Code::InvalidFile => 5,
-        Code::IllegalGame => 4,
-        Code::IllegalColumn => 3,
-        Code::IllegalRow => 2,
-        Code::IllegalContinue => 1,
-        Code::Draw | Code::WinOne | Code::WinTwo | Code::Incomplete => 0,
+fn rank(finding: &Finding) -> u8 {
+    match finding {
+        Finding::Unreadable { .. } => 7,
+        Finding::Format { .. } => 6,
+        Finding::Unwinnable => 5,
+        Finding::OffFrame { .. } => 4,
+        Finding::Exhausted { .. } => 3,
+        Finding::ColumnFull { .. } => 2,
+        Finding::AfterLine { .. } => 1,
+        Finding::Line { .. } | Finding::Full { .. } | Finding::Unfinished { .. } => 0,
     }
 }
 
@@ -276,13 +300,21 @@ enum Watch {
     Nothing,
 }
 
-fn watch(strongest: Code) -> Watch {
+fn watch(strongest: &Finding) -> Watch {
     let r = rank(strongest);
-    if r >= rank(Code::InvalidFile) {
+    if r >= rank(&Finding::Format {
+        line: 0,
+        fault: FormatFault::EmptyFile,
+    }) {
         Watch::Nothing
-    } else if r >= rank(Code::IllegalColumn) {
+    } else if r >= rank(&Finding::Unwinnable) {
         Watch::Format
-    } else if r >= rank(Code::IllegalRow) {
+    } else if r
+        >= rank(&Finding::ColumnFull {
+            line: 0,
+            column: Nat::ZERO,
+        })
+    {
         Watch::Columns
     } else {
         Watch::Play
@@ -313,23 +345,24 @@ impl Report {
 }
 
 /// A streaming judge: feed it the file's bytes in chunks of any size, then
-/// call [`Judge::finish`]. Memory does not grow with the file's length.
+/// call [`Judge::finish`]. Memory does not grow with the file's length, nor
+/// with a line's beyond what exactness needs (r[resource.line]), and once the
+/// verdict is settled it reads nothing more (r[resource.settled]).
 #[derive(Debug)]
 pub struct Judge {
-    size_hint: Option<u64>,
-    sparse: bool,
+    keep: Keep,
     lines: u64,
-    carry: Vec<u8>,
+    /// The line not yet ended, when it spans chunks.
+    partial: Partial,
     seen_bytes: bool,
     header: Option<Header>,
+    /// Significant digits of X: a column with more is outside the frame.
+    x_digits: usize,
     game: Option<Game>,
     faults: Vec<Finding>,
-    strongest: Option<Code>,
     watch: Watch,
     line_found: Option<Finding>,
     last_move: u64,
-    /// Bytes of the current line dropped by `compact_carry`.
-    line_offset: usize,
 }
 
 impl Default for Judge {
@@ -339,41 +372,36 @@ impl Default for Judge {
 }
 
 impl Judge {
-    /// A judge for input of unknown length.
+    /// A judge that keeps only what the verdict needs.
     pub fn new() -> Judge {
+        Judge::keeping(Keep::default())
+    }
+
+    /// A judge whose game keeps its board as `keep` says: the whole board
+    /// to the end for pictures of it, a forced store for tests.
+    pub fn keeping(keep: Keep) -> Judge {
         Judge {
-            size_hint: None,
-            sparse: false,
+            keep,
             lines: 0,
-            carry: Vec::new(),
+            partial: Partial::new(),
             seen_bytes: false,
             header: None,
+            x_digits: 0,
             game: None,
             faults: Vec::new(),
-            strongest: None,
             watch: Watch::Play,
             line_found: None,
             last_move: 0,
-            line_offset: 0,
-        }
-    }
-
-    /// A judge for input of `len` bytes: lets the board pick a dense array
-    /// when the file could fill it.
-    pub fn with_size_hint(len: u64) -> Judge {
-        Judge {
-            size_hint: Some(len),
-            ..Judge::new()
         }
     }
 
     /// A judge whose board is always the sparse map, whatever the frame:
-    /// for tests that hold the dense and sparse stores to each other.
+    /// for tests that hold the stores to each other.
     pub fn with_sparse_board() -> Judge {
-        Judge {
-            sparse: true,
-            ..Judge::new()
-        }
+        Judge::keeping(Keep {
+            storage: Storage::Sparse,
+            board: false,
+        })
     }
 
     /// The game so far, once the header is read and the frame can be won.
@@ -381,10 +409,9 @@ impl Judge {
         self.game.as_ref()
     }
 
-    /// Bytes held for a line not yet ended: bounded by about
-    /// [`LONG_LINE`] for move lines, whatever their length.
+    /// Bytes held for a line not yet ended (r[resource.line]).
     pub fn buffered(&self) -> usize {
-        self.carry.capacity()
+        self.partial.capacity()
     }
 
     /// True once the verdict can no longer change: the rest need not be read.
@@ -399,19 +426,18 @@ impl Judge {
         }
         self.seen_bytes = true;
         let mut rest = chunk;
-        if !self.carry.is_empty() {
+        if !self.partial.is_empty() {
             match memchr(b'\n', rest) {
                 Some(end) => {
-                    let mut line = std::mem::take(&mut self.carry);
-                    line.extend_from_slice(&rest[..end]);
-                    self.take_line(&line, true);
-                    line.clear();
-                    self.carry = line;
+                    let pushed = self.partial.push(&rest[..end]);
+                    self.end_partial(pushed, true);
                     rest = &rest[end + 1..];
                 }
                 None => {
-                    self.carry.extend_from_slice(rest);
-                    self.compact_carry();
+                    let pushed = self.partial.push(rest);
+                    if pushed != Pushed::Open {
+                        self.end_partial(pushed, false);
+                    }
                     return;
                 }
             }
@@ -427,55 +453,53 @@ impl Judge {
             }
             match memchr(b'\n', rest) {
                 Some(end) => {
-                    self.take_line(&rest[..end], true);
+                    self.take_line(&rest[..end], true, None);
                     rest = &rest[end + 1..];
                 }
                 None => {
-                    self.carry.extend_from_slice(rest);
-                    self.compact_carry();
+                    // Enough digits to compare a column with X and to show it.
+                    let keep = match self.watch {
+                        Watch::Play | Watch::Columns => self.x_digits.max(SHOWN_DIGITS) + 1,
+                        Watch::Format | Watch::Nothing => 1,
+                    };
+                    self.partial.start(self.lines == 0, keep);
+                    let pushed = self.partial.push(rest);
+                    if pushed != Pushed::Open {
+                        self.end_partial(pushed, false);
+                    }
                     break;
                 }
             }
         }
     }
 
-    /// Keeps a move line that has no end in sight from growing without
-    /// bound: past [`LONG_LINE`] bytes, a line with a fault is judged on the
-    /// bytes up to the fault (the grammar stops there anyway), and a line of
-    /// digits keeps one leading zero and at most one digit more than X has,
-    /// which decides the same (a number that long is past the frame).
-    /// `line_offset` remembers the bytes dropped, for fault positions.
-    fn compact_carry(&mut self) {
-        if self.lines == 0 || self.carry.len() <= LONG_LINE {
-            return;
+    /// The partial line is over: it reached its line feed (`at_line_feed`),
+    /// the grammar can already tell it does not conform, or memory ran out.
+    fn end_partial(&mut self, pushed: Pushed, at_line_feed: bool) {
+        let partial = std::mem::replace(&mut self.partial, Partial::new());
+        match pushed {
+            Pushed::Exhausted => {
+                // r[decision.out-of-memory]: the line is followed to its end
+                // but not kept; it is judged as far as that allows.
+                self.record(Finding::Exhausted {
+                    line: self.lines + 1,
+                });
+                self.game = None;
+                self.partial = partial;
+                if at_line_feed {
+                    self.lines += 1;
+                    self.partial.clear();
+                }
+                return;
+            }
+            Pushed::Open if partial.discarded() => self.lines += 1,
+            Pushed::Open if at_line_feed => self.take_line(partial.bytes(), true, Some(&partial)),
+            // The line cannot conform whatever follows: the grammar names the
+            // fault from the bytes up to it.
+            Pushed::Cut | Pushed::Open => self.take_line(partial.bytes(), false, Some(&partial)),
         }
-        // A CR at the very end may yet be half of a CRLF.
-        let body = self.carry.len() - usize::from(self.carry.last() == Some(&b'\r'));
-        if let Some(fault) = self.carry[..body].iter().position(|b| !b.is_ascii_digit()) {
-            let line = std::mem::take(&mut self.carry);
-            self.take_line(&line[..=fault], false);
-            return;
-        }
-        let keep = match self.watch {
-            Watch::Play | Watch::Columns => self
-                .header
-                .as_ref()
-                .map_or(1, |h| h.x.to_string().len() + 1),
-            Watch::Format | Watch::Nothing => 1,
-        };
-        let zeros = self.carry[..body]
-            .iter()
-            .take_while(|&&b| b == b'0')
-            .count();
-        let significant = body - zeros;
-        let mut kept: Vec<u8> = Vec::with_capacity(keep + 2);
-        if zeros > 0 {
-            kept.push(b'0');
-        }
-        kept.extend_from_slice(&self.carry[zeros..zeros + significant.min(keep)]);
-        kept.extend_from_slice(&self.carry[body..]);
-        self.line_offset += self.carry.len() - kept.len();
-        self.carry = kept;
+        self.partial = partial;
+        self.partial.clear();
     }
 
     /// Skips whole lines that conform and can change nothing but a bound
@@ -573,21 +597,26 @@ impl Judge {
     }
 
     fn record(&mut self, finding: Finding) {
-        let code = finding.code();
-        if self.faults.iter().any(|f| f.code() == code) {
+        let kind = std::mem::discriminant(&finding);
+        if self
+            .faults
+            .iter()
+            .any(|f| std::mem::discriminant(f) == kind)
+        {
             return;
         }
         self.faults.push(finding);
-        let strongest = decide(&self.faults).map(Finding::code);
-        self.strongest = strongest;
-        self.watch = strongest.map_or(Watch::Play, watch);
+        if let Some(strongest) = decide(&self.faults) {
+            self.watch = watch(strongest);
+        }
     }
 
     /// One line, its LF removed. r[format.eol], r[decision.line-ending]: a CR
     /// before the LF is part of the terminator; any other CR is a fault,
     /// found by the grammar. r[decision.final-newline]: the last line may
-    /// come without terminator (`terminated` false).
-    fn take_line(&mut self, line: &[u8], terminated: bool) {
+    /// come without terminator (`terminated` false). `partial` holds the
+    /// positions of bytes dropped from a long line.
+    fn take_line(&mut self, line: &[u8], terminated: bool, partial: Option<&Partial>) {
         self.lines += 1;
         let content = if terminated {
             line.strip_suffix(b"\r").unwrap_or(line)
@@ -595,28 +624,23 @@ impl Judge {
             line
         };
         let number = self.lines;
+        let locate = |fault: FormatFault| partial.map_or(fault.clone(), |p| p.locate(fault));
         if number == 1 {
-            self.take_header(content);
+            match parse_header(content) {
+                Err(fault) => self.record(Finding::Format {
+                    line: 1,
+                    fault: locate(fault),
+                }),
+                Ok(header) => self.take_header(header),
+            }
             return;
         }
-        // Positions after bytes dropped by `compact_carry` move back.
-        let offset = std::mem::take(&mut self.line_offset);
         let column = match parse_move(content) {
             Ok(column) => column,
             Err(fault) => {
-                let fault = match fault {
-                    FormatFault::UnexpectedByte { byte, column } => FormatFault::UnexpectedByte {
-                        byte,
-                        column: column + offset,
-                    },
-                    FormatFault::LoneCarriageReturn { column } => FormatFault::LoneCarriageReturn {
-                        column: column + offset,
-                    },
-                    other => other,
-                };
                 return self.record(Finding::Format {
                     line: number,
-                    fault,
+                    fault: locate(fault),
                 });
             }
         };
@@ -627,7 +651,7 @@ impl Judge {
                 if self.header.as_ref().is_some_and(|h| column > h.x) {
                     self.record(Finding::OffFrame {
                         line: number,
-                        column,
+                        column: column.leading(SHOWN_DIGITS + 1),
                     });
                 }
             }
@@ -635,26 +659,14 @@ impl Judge {
         }
     }
 
-    fn take_header(&mut self, content: &[u8]) {
-        match parse_header(content) {
-            Err(fault) => self.record(Finding::Format { line: 1, fault }),
-            Ok(header) => {
-                if !winnable(&header.x, &header.y, &header.z) {
-                    self.record(Finding::Unwinnable);
-                } else {
-                    // Moves take at least two bytes each (digit and LF), bar the last.
-                    let storage = if self.sparse {
-                        Storage::Sparse
-                    } else {
-                        Storage::Auto {
-                            moves_possible: self.size_hint.map(|len| len / 2 + 1),
-                        }
-                    };
-                    self.game = Some(Game::new(&header, storage));
-                }
-                self.header = Some(header);
-            }
+    fn take_header(&mut self, header: Header) {
+        if winnable(&header.x, &header.y, &header.z) {
+            self.game = Some(Game::new(&header, self.keep));
+        } else {
+            self.record(Finding::Unwinnable);
         }
+        self.x_digits = header.x.digit_count();
+        self.header = Some(header);
     }
 
     #[inline]
@@ -667,12 +679,18 @@ impl Judge {
         match effect {
             Effect::OffFrame => self.record(Finding::OffFrame {
                 line: number,
-                column,
+                column: column.leading(SHOWN_DIGITS + 1),
             }),
             Effect::ColumnFull => self.record(Finding::ColumnFull {
                 line: number,
                 column,
             }),
+            Effect::Exhausted => {
+                // r[decision.out-of-memory]: the board is given up; the rest
+                // of the file is still read for faults that outrank it.
+                self.game = None;
+                self.record(Finding::Exhausted { line: number });
+            }
             Effect::Placed {
                 after_line: true, ..
             } => self.record(Finding::AfterLine { line: number }),
@@ -692,9 +710,8 @@ impl Judge {
 
     /// Ends the input and gives the verdict.
     pub fn finish(mut self) -> Report {
-        if !self.carry.is_empty() && !self.is_settled() {
-            let line = std::mem::take(&mut self.carry);
-            self.take_line(&line, false);
+        if !self.partial.is_empty() && !self.is_settled() {
+            self.end_partial(Pushed::Open, false);
         }
         // r[format.file], r[decision.empty-file]: no bytes, no header.
         if !self.seen_bytes {
@@ -716,9 +733,9 @@ impl Judge {
             }),
             (None, None) => None,
         };
-        // Without a game a fault was always recorded (no bytes, a bad header
-        // or a frame that cannot be won), so `decide` always has a finding;
-        // the fallback only keeps this function total.
+        // Without a game a fault was always recorded (no bytes, a bad header,
+        // a frame that cannot be won, or memory ran out), so `decide` always
+        // has a finding; the fallback only keeps this function total.
         let verdict = decide(self.faults.iter().chain(result.iter()))
             .cloned()
             .unwrap_or(Finding::Format {
@@ -750,10 +767,6 @@ pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
     }
     judge.finish()
 }
-
-/// A partial move line longer than this is compacted (see
-/// `Judge::compact_carry`), so memory does not grow with a line's length.
-pub const LONG_LINE: usize = 1 << 20;
 
 /// Moves parsed ahead by [`Judge::play_plain`].
 const BATCH: usize = 16;
@@ -847,18 +860,31 @@ fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
 
 /// Judges a whole file held in memory.
 pub fn judge_bytes(bytes: &[u8]) -> Report {
-    let mut judge = Judge::with_size_hint(bytes.len() as u64);
+    judge_bytes_with(bytes, Judge::new())
+}
+
+/// [`judge_bytes`] with a judge of the caller's making.
+pub fn judge_bytes_with(bytes: &[u8], mut judge: Judge) -> Report {
     judge.feed(bytes);
     judge.finish()
 }
 
+/// A column outside the frame is shown by at most this many digits (and is
+/// kept by one more, to tell that it was longer).
+pub const SHOWN_DIGITS: usize = 40;
+
 /// Chunk size for reading files.
 const CHUNK: usize = 1 << 20;
 
-/// Judges everything `reader` yields, read in chunks; `size_hint` is the
-/// length if known. A read error is code 9 (r[code.io]).
-pub fn judge_reader(mut reader: impl Read, size_hint: Option<u64>) -> Report {
-    let mut judge = size_hint.map_or_else(Judge::new, Judge::with_size_hint);
+/// Judges everything `reader` yields, read in chunks, until the verdict is
+/// settled (r[resource.settled]): an endless reader gets its verdict once a
+/// format fault is seen. A read error is code 9 (r[code.io]).
+pub fn judge_reader(reader: impl Read) -> Report {
+    judge_reader_with(reader, Judge::new())
+}
+
+/// [`judge_reader`] with a judge of the caller's making.
+pub fn judge_reader_with(mut reader: impl Read, mut judge: Judge) -> Report {
     let mut buffer = vec![0u8; CHUNK];
     loop {
         match reader.read(&mut buffer) {
@@ -878,11 +904,13 @@ pub fn judge_reader(mut reader: impl Read, size_hint: Option<u64>) -> Report {
 /// Judges the file at `path`: r[code.io], r[decision.unreadable]: a path that cannot be opened or
 /// read (missing, a directory, no permission, an I/O error) is code 9.
 pub fn judge_path(path: &Path) -> Report {
+    judge_path_with(path, Judge::new())
+}
+
+/// [`judge_path`] with a judge of the caller's making.
+pub fn judge_path_with(path: &Path, judge: Judge) -> Report {
     match File::open(path) {
-        Ok(file) => {
-            let len = file.metadata().ok().map(|m| m.len());
-            judge_reader(file, len)
-        }
+        Ok(file) => judge_reader_with(file, judge),
         Err(e) => unreadable(&e),
     }
 }

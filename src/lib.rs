@@ -28,6 +28,7 @@ pub mod grammar;
 pub mod judge;
 pub mod nat;
 pub mod oracle;
+mod partial;
 pub mod play;
 pub mod render;
 pub mod rotate;
@@ -37,10 +38,11 @@ pub mod solver;
 pub mod spec;
 
 pub use board::{Direction, Player, Storage, WinLine};
-pub use game::{Effect, Game, step};
+pub use game::{Effect, Game, Keep, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{
-    Code, Finding, Judge, Report, decide, judge_bytes, judge_chunked, judge_path, judge_reader,
+    Code, Finding, Judge, Report, decide, judge_bytes, judge_bytes_with, judge_chunked, judge_path,
+    judge_path_with, judge_reader, judge_reader_with,
 };
 pub use nat::Nat;
 pub use rules::winnable;

@@ -79,6 +79,26 @@ impl Nat {
         }
     }
 
+    /// Decimal digits of the value (1 for zero).
+    pub fn digit_count(&self) -> usize {
+        match &self.0 {
+            Repr::Small(v) => v.checked_ilog10().map_or(1, |d| d as usize + 1),
+            Repr::Big(d) => d.len(),
+        }
+    }
+
+    /// The number made of the first `n` digits of the value (all of them
+    /// when it has at most `n`).
+    pub fn leading(&self, n: usize) -> Nat {
+        match &self.0 {
+            Repr::Big(d) if d.len() > n => Self::from_significant(&d[..n]),
+            Repr::Small(v) if self.digit_count() > n => {
+                Nat::from(v / 10u64.pow((self.digit_count() - n) as u32))
+            }
+            _ => self.clone(),
+        }
+    }
+
     /// True for zero.
     pub fn is_zero(&self) -> bool {
         self.0 == Repr::Small(0)
@@ -269,6 +289,18 @@ mod tests {
         );
         assert_eq!(n("5").checked_sub(&n("100000000000000000000000")), None);
         assert_eq!(n("12").to_string(), "12");
+        assert_eq!(n("0").digit_count(), 1);
+        assert_eq!(n("123456").leading(3), n("123"));
+        assert_eq!(n("123").leading(3), n("123"));
+        assert_eq!(
+            n("99999999999999999999999").leading(20),
+            n("99999999999999999999")
+        );
+        assert_eq!(n("99999999999999999999999").leading(2), n("99"));
+        assert_eq!(n("9").digit_count(), 1);
+        assert_eq!(n("10").digit_count(), 2);
+        assert_eq!(n("18446744073709551615").digit_count(), 20);
+        assert_eq!(n("0018446744073709551616").digit_count(), 20);
         assert_eq!(
             n("0099999999999999999999999").to_string(),
             "99999999999999999999999"

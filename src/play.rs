@@ -7,9 +7,8 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use crate::board::Player;
-use crate::board::Storage;
 use crate::explain::{Style, draw};
-use crate::game::Game;
+use crate::game::{Game, Keep};
 use crate::generate::Rng;
 use crate::grammar::Header;
 use crate::nat::Nat;
@@ -300,12 +299,7 @@ pub fn replay(shape: Shape, moves: &[usize]) -> Game {
         y: Nat::from(shape.height as u64),
         z: Nat::from(shape.z as u64),
     };
-    let mut game = Game::new(
-        &header,
-        Storage::Auto {
-            moves_possible: None,
-        },
-    );
+    let mut game = Game::new(&header, Keep::default());
     for &m in moves {
         game.play(&Nat::from(m as u64 + 1));
     }

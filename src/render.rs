@@ -120,7 +120,16 @@ fn xml(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::judge_bytes;
+    use crate::game::Keep;
+    use crate::judge::{Judge, Report, judge_bytes_with};
+
+    fn judge_bytes(bytes: &[u8]) -> Report {
+        let keep = Keep {
+            board: true,
+            ..Keep::default()
+        };
+        judge_bytes_with(bytes, Judge::keeping(keep))
+    }
 
     #[test]
     fn draws_counters_and_marks_the_line() {

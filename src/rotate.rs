@@ -10,14 +10,8 @@ use crate::nat::Nat;
 /// Who has K in a row after the turn.
 pub fn winners(rows: &[&[u8]], k: u64) -> (bool, bool) {
     let n = rows.len() as u64;
-    let mut board = Board::new(
-        &Nat::from(n),
-        &Nat::from(n),
-        Storage::Auto {
-            moves_possible: None,
-        },
-    );
     let z = Nat::from(k);
+    let mut board = Board::new(&Nat::from(n), &Nat::from(n), &z, Storage::Auto);
     let mut has = (false, false);
     // Turning clockwise makes row i a column whose bottom is the row's right
     // end; falling keeps the counters' order. Mirroring the columns does not

@@ -715,7 +715,12 @@ mod tests {
                 })
                 .collect();
             let p = from_stacks(&stacks, h);
-            let mut board = Board::new(&(w as u64).into(), &(h as u64).into(), Storage::Sparse);
+            let mut board = Board::new(
+                &(w as u64).into(),
+                &(h as u64).into(),
+                &Nat::from(64),
+                Storage::Sparse,
+            );
             let mut best = [0u64; 2];
             for (c, s) in stacks.iter().enumerate() {
                 for &side in s {

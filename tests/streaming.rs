@@ -2,7 +2,9 @@
 //! judged exactly, fed in chunks, with the partial line kept small.
 
 use connectz::FormatFault;
-use connectz::judge::{Code, Finding, Judge, LONG_LINE, judge_bytes};
+use connectz::judge::{Code, Finding, Judge, judge_bytes};
+
+const LONG_LINE: usize = 1 << 20;
 
 fn chunked(bytes: &[u8]) -> (connectz::Report, usize) {
     let mut judge = Judge::new();

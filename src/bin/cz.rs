@@ -14,7 +14,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use connectz::check::{Candidate, check, corpus, generated};
 use connectz::explain::{self, Style, json_string};
 use connectz::generate::{Frame, Workload, game_with_code, workload};
-use connectz::{Code, Judge, judge_path, play, render, rotate, snapshot, solver};
+use connectz::{
+    Code, Judge, Keep, judge_path, judge_path_with, play, render, rotate, snapshot, solver,
+};
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -241,7 +243,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             if trace {
                 self::trace(&file, &mut out)?;
             }
-            let report = judge_path(&file);
+            let report = judge_path_with(&file, whole_board());
             let text = if json {
                 format!("{}\n", explain::json(&report, &file.display().to_string()))
             } else {
@@ -250,7 +252,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         }
         Command::Render { file, output } => {
-            let report = judge_path(&file);
+            let report = judge_path_with(&file, whole_board());
             let title = file
                 .file_name()
                 .map_or("game".into(), |n| n.to_string_lossy().into_owned());
@@ -475,7 +477,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
 /// Feeds the file a line at a time and draws the board after every counter.
 fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
     let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut judge = Judge::new();
+    let mut judge = whole_board();
     let mut placed = 0;
     for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         judge.feed(line);
@@ -499,6 +501,14 @@ fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A judge that keeps every counter to the end, for pictures of the board.
+fn whole_board() -> Judge {
+    Judge::keeping(Keep {
+        board: true,
+        ..Keep::default()
+    })
 }
 
 /// A file's bytes, or standard input for `-` or no path.
