@@ -885,9 +885,18 @@ pub fn judge_reader(reader: impl Read) -> Report {
 
 /// [`judge_reader`] with a judge of the caller's making.
 pub fn judge_reader_with(mut reader: impl Read, mut judge: Judge) -> Report {
-    let mut buffer = vec![0u8; CHUNK];
+    // A large buffer when memory allows, else a small one on the stack:
+    // never an abort for want of a megabyte.
+    let mut heap = Vec::new();
+    let mut stack = [0u8; 4096];
+    let buffer: &mut [u8] = if heap.try_reserve_exact(CHUNK).is_ok() {
+        heap.resize(CHUNK, 0);
+        &mut heap
+    } else {
+        &mut stack
+    };
     loop {
-        match reader.read(&mut buffer) {
+        match reader.read(buffer) {
             Ok(0) => return judge.finish(),
             Ok(n) => {
                 judge.feed(&buffer[..n]);

@@ -33,6 +33,7 @@ pub mod play;
 pub mod render;
 pub mod rotate;
 pub mod rules;
+pub mod scale;
 pub mod snapshot;
 pub mod solver;
 pub mod spec;

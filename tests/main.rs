@@ -6,6 +6,8 @@ mod cz;
 mod oracle;
 mod play;
 mod puzzles;
+mod resources;
+mod scale;
 mod solver;
 mod spec_examples;
 mod streaming;

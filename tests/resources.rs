@@ -1,0 +1,311 @@
+//! Resources as results (r[resource.line], r[resource.time],
+//! r[resource.settled], r[decision.out-of-memory]): an endless source gets
+//! its verdict, long lines are held in bounded memory and read in linear
+//! time, columns built against the hash cost what other columns cost, and a
+//! run with little address space still prints a code.
+
+use std::io::{self, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use connectz::{Code, Judge, judge_reader, judge_reader_with};
+
+use crate::support::root;
+
+/// A reader that yields `head`, then `body` repeated forever.
+struct Endless {
+    head: Vec<u8>,
+    body: Vec<u8>,
+    at: usize,
+    /// Bytes handed out.
+    read: u64,
+}
+
+impl Endless {
+    fn new(head: &[u8], body: &[u8]) -> Endless {
+        Endless {
+            head: head.to_vec(),
+            body: body.to_vec(),
+            at: 0,
+            read: 0,
+        }
+    }
+}
+
+impl Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            let source = if self.at < self.head.len() {
+                &self.head[self.at..]
+            } else {
+                let k = (self.at - self.head.len()) % self.body.len();
+                &self.body[k..]
+            };
+            let m = source.len().min(buf.len() - n);
+            buf[n..n + m].copy_from_slice(&source[..m]);
+            n += m;
+            self.at += m;
+        }
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+#[test]
+fn endless_sources_with_a_fault_get_eight_at_once() {
+    let cases: [(&[u8], &[u8]); 5] = [
+        (b"", b"\0"),
+        (b"", b"a"),
+        (b"7 6 4\n1\n", b"x"),
+        (b"7 6 4\n1\nx", b"1\n"),
+        (b"7 6 4\n1\n", b"\r"),
+    ];
+    for (i, (head, body)) in cases.into_iter().enumerate() {
+        let mut source = Endless::new(head, body);
+        let report = judge_reader(&mut source);
+        assert_eq!(report.code(), Code::InvalidFile, "case {i}");
+        // One chunk read, not more.
+        assert!(
+            source.read <= 1 << 20,
+            "case {i}: read {} bytes",
+            source.read
+        );
+    }
+}
+
+#[test]
+fn a_pipe_left_open_after_a_bad_byte_gets_its_code() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_connectz"))
+        .arg("/dev/stdin")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"7 6 4\n1\n2\nx").unwrap();
+    stdin.flush().unwrap();
+    // The writer stays open; the judge must answer without waiting for it.
+    let start = Instant::now();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(out, "8\n");
+    assert!(start.elapsed() < Duration::from_secs(20));
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// Feeds `source` in chunks; returns the code and the most bytes held.
+fn held(mut source: impl Read) -> (Code, usize) {
+    let mut judge = Judge::new();
+    let mut most = 0;
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let n = source.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        judge.feed(&buffer[..n]);
+        most = most.max(judge.buffered());
+        if judge.is_settled() {
+            break;
+        }
+    }
+    (judge.finish().code(), most)
+}
+
+#[test]
+fn long_lines_are_held_in_memory_that_exactness_needs() {
+    let mib = 1 << 20;
+    let long = 64 * mib;
+    // A column of 64 MiB of digits after a header of one-digit numbers:
+    // two digits of it matter.
+    let column = Endless::new(b"7 6 4\n", b"9")
+        .take(long as u64)
+        .chain(&b"\n"[..]);
+    let (code, most) = held(column);
+    assert_eq!(code, Code::IllegalColumn);
+    assert!(most <= 64 * 1024, "held {most} bytes");
+    // 64 MiB of leading zeros, in the header and in a move.
+    let zeros = Endless::new(b"", b"0")
+        .take(long as u64)
+        .chain(&b"7 6 4\n"[..]);
+    let (code, most) = held(zeros);
+    assert_eq!(code, Code::Incomplete);
+    assert!(most <= 64 * 1024, "held {most} bytes");
+    let zeros = (&b"7 6 4\n"[..])
+        .chain(Endless::new(b"", b"0").take(long as u64))
+        .chain(&b"3\n"[..]);
+    let (code, most) = held(zeros);
+    assert_eq!(code, Code::Incomplete);
+    assert!(most <= 64 * 1024, "held {most} bytes");
+    // An exact X of 8 MiB digits must be kept, and is: once.
+    let x = 8 * mib;
+    let header = Endless::new(b"", b"9")
+        .take(x as u64)
+        .chain(&b" 2 2\n5\n"[..]);
+    let (code, most) = held(header);
+    assert_eq!(code, Code::Incomplete);
+    assert!(
+        most <= 2 * x + mib,
+        "held {most} bytes for an X of {x} digits"
+    );
+}
+
+/// Time of `f(n)`, the least of three runs.
+fn least_time(mut f: impl FnMut()) -> Duration {
+    (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// Linear work, asserted by comparing n with 8n in one run: a linear judge
+/// takes about 8 times as long, a quadratic one 64 times.
+fn assert_linear(name: &str, make: impl Fn(usize) -> Vec<u8>, n: usize) {
+    let (small, large) = (make(n), make(8 * n));
+    let expect = connectz::judge_bytes(&small).code();
+    assert_eq!(connectz::judge_bytes(&large).code(), expect, "{name}");
+    let t1 = least_time(|| {
+        judge_reader(&small[..]);
+    });
+    let t8 = least_time(|| {
+        judge_reader(&large[..]);
+    });
+    let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(1e-6);
+    assert!(
+        ratio < 24.0,
+        "{name}: 8n took {ratio:.1} times as long as n ({t1:?}, {t8:?})"
+    );
+}
+
+#[test]
+fn long_lines_are_read_in_linear_time() {
+    // An X of n digits, then a column of 2n digits (the issue's reproducer).
+    assert_linear(
+        "long X and column",
+        |n| {
+            let mut v = vec![b'9'; n];
+            v.extend_from_slice(b" 1 1\n");
+            v.extend(std::iter::repeat_n(b'8', 2 * n));
+            v.push(b'\n');
+            v
+        },
+        1 << 20,
+    );
+    // A header with a million zeros in each number.
+    assert_linear(
+        "zeros in the header",
+        |n| {
+            let mut v = Vec::new();
+            for d in [b"7 ", b"6 ", b"4\n"] {
+                v.extend(std::iter::repeat_n(b'0', n));
+                v.extend_from_slice(d);
+            }
+            v
+        },
+        1 << 20,
+    );
+}
+
+/// Columns built to collide in a hash table keyed by the column: multiples
+/// of 2^32 and 2^40 share their low bits, and multiples of the constant of
+/// the multiplicative hash this judge once used.
+fn colliding(n: usize, family: u32) -> Vec<u8> {
+    let mut v = b"1000000000000000000 1000000000000000000 4\n".to_vec();
+    for k in 1..=n as u64 {
+        let column = match family {
+            0 => k << 32,
+            1 => k << 40,
+            _ => k.wrapping_mul(0x51_7c_c1_b7_27_22_0a_95) % 1_000_000_000_000_000_000 + 1,
+        };
+        v.extend_from_slice(format!("{column}\n").as_bytes());
+    }
+    v
+}
+
+#[test]
+fn columns_built_to_collide_cost_what_others_cost() {
+    for family in 0..3 {
+        assert_linear(
+            &format!("collision family {family}"),
+            |n| colliding(n, family),
+            25_000,
+        );
+    }
+    // And about what random columns of the same size cost.
+    let random = {
+        let mut rng = connectz::generate::Rng::new(9);
+        let mut v = b"1000000000000000000 1000000000000000000 4\n".to_vec();
+        for _ in 0..200_000 {
+            v.extend_from_slice(format!("{}\n", 1 + rng.below(1 << 59)).as_bytes());
+        }
+        v
+    };
+    let built = colliding(200_000, 0);
+    let t_random = least_time(|| {
+        judge_reader(&random[..]);
+    });
+    let t_built = least_time(|| {
+        judge_reader(&built[..]);
+    });
+    let ratio = t_built.as_secs_f64() / t_random.as_secs_f64().max(1e-6);
+    assert!(
+        ratio < 4.0,
+        "colliding columns took {ratio:.1} times as long as random ones"
+    );
+}
+
+/// Runs `connectz FILE` with the address space limited to `kb` kilobytes.
+fn limited(kb: u64, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("connectz-limited-{}-{kb}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, bytes).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kb}; exec \"$0\" \"$1\""))
+        .arg(env!("CARGO_BIN_EXE_connectz"))
+        .arg(&file)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn little_address_space_still_gives_a_code() {
+    // A frame whose array would be 64 MiB: with 40 MB of address space the
+    // judge plays it sparse, and the NUL bytes after the moves make it 8.
+    let mut game = b"4096 4096 4\n1\n2\n".to_vec();
+    game.extend(std::iter::repeat_n(0u8, 1 << 20));
+    assert_eq!(limited(40_000, &game), "8\n");
+    // A sparse game that cannot fit in 60 MB: memory runs out (9), unless a
+    // later fault outranks that: a column past the frame (6), a bad byte (8).
+    let mut rng = connectz::generate::Rng::new(4);
+    let mut big = b"1000000000000 1000000000000 1000\n".to_vec();
+    for _ in 0..2_000_000 {
+        big.extend_from_slice(format!("{}\n", 1 + rng.below(1_000_000_000_000)).as_bytes());
+    }
+    assert_eq!(limited(60_000, &big), "9\n");
+    assert_eq!(limited(400_000, &big), "3\n");
+    let mut off = big.clone();
+    off.extend_from_slice(b"1000000000001\n");
+    assert_eq!(limited(60_000, &off), "6\n");
+    let mut bad = off.clone();
+    bad.extend_from_slice(b"x\n");
+    assert_eq!(limited(60_000, &bad), "8\n");
+    // What the judge says about it.
+    let report = judge_reader_with(&big[..], Judge::new());
+    assert_eq!(report.code(), Code::Incomplete);
+}

@@ -1,0 +1,85 @@
+//! The scale suite (r[resource.board]): games whose code is known by
+//! construction, at the limits of every representation the judge uses
+//! (run lanes of 8 and 16 bits, columns past 2^64), on every store, with the
+//! memory they take asserted. Sizes here take seconds; the bench runs larger.
+
+use connectz::board::{Storage, UP_FRONT_BYTES};
+use connectz::scale::{Scale, Shape, boundaries};
+use connectz::{Judge, Keep, judge_reader_with};
+
+/// Board bytes allowed: the up-front array, plus this much per counter.
+const PER_COUNTER: usize = 128;
+
+fn judge(scale: Scale, storage: Storage) -> (connectz::Report, usize) {
+    let keep = Keep {
+        storage,
+        board: false,
+    };
+    let report = judge_reader_with(scale.reader(), Judge::keeping(keep));
+    let bytes = report.game.as_ref().map_or(0, |g| g.board().heap_bytes());
+    (report, bytes)
+}
+
+fn check(scale: Scale) {
+    for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
+        let (report, bytes) = judge(scale, storage);
+        assert_eq!(
+            report.code(),
+            scale.expect(),
+            "{scale} on {storage:?}: {}",
+            report.verdict
+        );
+        let moves = scale.moves() as usize;
+        assert!(
+            bytes <= UP_FRONT_BYTES as usize + PER_COUNTER * moves,
+            "{scale} on {storage:?}: {bytes} bytes for {moves} moves"
+        );
+    }
+}
+
+#[test]
+fn runs_at_the_limits_of_8_and_16_bit_lanes() {
+    let mut checked = 0;
+    for n in boundaries(70_000) {
+        for shape in [Shape::Vertical, Shape::Row, Shape::FullAfterWin] {
+            check(Scale::new(shape, n));
+            check(Scale::new(shape, n).unwon());
+            checked += 2;
+        }
+    }
+    assert_eq!(checked, 8 * 3 * 2);
+}
+
+#[test]
+fn diagonals_at_the_limit_of_8_bit_lanes() {
+    for n in boundaries(300) {
+        check(Scale::new(Shape::Staircase, n));
+        check(Scale::new(Shape::Staircase, n).unwon());
+    }
+}
+
+#[test]
+fn lines_across_two_to_the_64() {
+    for n in 1..=3 {
+        check(Scale::new(Shape::AcrossTwoToThe64, n));
+        check(Scale::new(Shape::AcrossTwoToThe64, n).unwon());
+    }
+}
+
+/// The reproducer of the issue that started this suite: 65,536 counters of
+/// player 1 stacked in one column, whatever else the file holds.
+#[test]
+fn a_stack_of_65536_wins_however_long_the_file() {
+    let mut bytes = Scale::new(Shape::Vertical, 65536).bytes();
+    assert_eq!(connectz::judge_bytes(&bytes).code().number(), 1);
+    // Legal moves after the win make it 4, not 3, on a taller frame.
+    let tall =
+        String::from_utf8(bytes.clone())
+            .unwrap()
+            .replacen("2 65536 65536", "2 1000000 65536", 1);
+    bytes = tall.into_bytes();
+    for _ in 0..100_000 {
+        bytes.extend_from_slice(b"2\n1\n");
+    }
+    assert_eq!(connectz::judge_bytes(&bytes).code().number(), 4);
+}
