@@ -275,9 +275,16 @@ impl<L: Lane> Dense<L> {
     /// top of `col` would join.
     #[inline]
     fn beside(&self, col: usize, tag: L) -> (u64, [(u64, u64); 3]) {
-        let row = self.heights[col] as usize;
+        self.beside_at(col, self.heights[col] as usize, tag)
+    }
+
+    /// [`Dense::beside`] for a cell at `row` (the top of `col` or above it;
+    /// above it, the vertical run is 1).
+    #[inline]
+    fn beside_at(&self, col: usize, row: usize, tag: L) -> (u64, [(u64, u64); 3]) {
         let here = self.index(col, row);
-        let vertical = if row > 0 && self.cells[here - self.width][3] == tag {
+        let on_top = row == self.heights[col] as usize;
+        let vertical = if on_top && row > 0 && self.cells[here - self.width][3] == tag {
             u64::from(self.top_runs[col]) + 1
         } else {
             1
@@ -342,8 +349,8 @@ impl<L: Lane> Dense<L> {
         }
     }
 
-    fn longest_if_played(&self, col: usize, player: Player) -> u64 {
-        let (vertical, sides) = self.beside(col, L::put(tag(player)));
+    fn longest_if_played(&self, col: usize, row: usize, player: Player) -> u64 {
+        let (vertical, sides) = self.beside_at(col, row, L::put(tag(player)));
         sides
             .iter()
             .map(|(b, a)| b + 1 + a)
@@ -604,10 +611,17 @@ impl<L: Lane> Sparse<L> {
     /// each sideways direction. Three lookups: the column and its two
     /// neighbours.
     fn beside(&self, col: &Nat, tag: L) -> (u64, u64, [(u64, u64); 3]) {
+        self.beside_at(col, None, tag)
+    }
+
+    /// [`Sparse::beside`] at `row` (`None`: the top of `col`; a row above
+    /// the top has a vertical run of 1).
+    fn beside_at(&self, col: &Nat, row: Option<u64>, tag: L) -> (u64, u64, [(u64, u64); 3]) {
         let here = self.column(col);
-        let row = here.map_or(0, Column::height);
+        let top = here.map_or(0, Column::height);
+        let row = row.unwrap_or(top);
         let vertical = match here.map(Column::top) {
-            Some((owner, run)) if owner == tag => run + 1,
+            Some((owner, run)) if owner == tag && row == top => run + 1,
             _ => 1,
         };
         let left = self.beside_column(col, -1);
@@ -657,8 +671,8 @@ impl<L: Lane> Sparse<L> {
         })
     }
 
-    fn longest_if_played(&self, col: &Nat, player: Player) -> u64 {
-        let (_, vertical, sides) = self.beside(col, L::put(tag(player)));
+    fn longest_if_played(&self, col: &Nat, row: Option<u64>, player: Player) -> u64 {
+        let (_, vertical, sides) = self.beside_at(col, row, L::put(tag(player)));
         sides
             .iter()
             .map(|(b, a)| b + 1 + a)
@@ -1024,8 +1038,27 @@ impl Board {
     /// are kept. Changes nothing.
     pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
         with_store!(&self.store,
-            dense d => d.longest_if_played(dense_index(column).unwrap_or(0), player),
-            sparse s => s.longest_if_played(column, player),
+            dense d => {
+                let col = dense_index(column).unwrap_or(0);
+                d.longest_if_played(col, d.heights[col] as usize, player)
+            },
+            sparse s => s.longest_if_played(column, None, player),
+            heights _h => 0)
+    }
+
+    /// The longest line `player` would have through a counter one above the
+    /// top of `column`, once the other player has filled the top (so its
+    /// vertical run is 1); 0 when that cell is outside the frame. For
+    /// engines that ask "does my move here give the opponent a line above
+    /// it?" without playing it.
+    pub fn longest_above(&self, column: &Nat, player: Player) -> u64 {
+        let row = self.height(column) + 1;
+        if self.y <= row || column.is_zero() || *column > self.x {
+            return 0;
+        }
+        with_store!(&self.store,
+            dense d => d.longest_if_played(dense_index(column).unwrap_or(0), row as usize, player),
+            sparse s => s.longest_if_played(column, Some(row), player),
             heights _h => 0)
     }
 
@@ -1179,8 +1212,16 @@ mod tests {
                 let open: Vec<usize> = (0..w).filter(|&c| (wide.heights[c] as usize) < h).collect();
                 let col = open[rng.below(open.len() as u64) as usize];
                 let n = Nat::from(col as u64 + 1);
-                let probe = wide.longest_if_played(col, player);
-                assert_eq!(probe, sparse.longest_if_played(&n, player));
+                let probe = wide.longest_if_played(col, wide.heights[col] as usize, player);
+                assert_eq!(probe, sparse.longest_if_played(&n, None, player));
+                // The cell above the top, as an engine asks about it.
+                let row = wide.heights[col] as usize + 1;
+                if row < h {
+                    assert_eq!(
+                        wide.longest_if_played(col, row, player.other()),
+                        sparse.longest_if_played(&n, Some(row as u64), player.other())
+                    );
+                }
                 let a = wide.place(col, player);
                 assert_eq!(probe, a.length);
                 let b = sparse.place(&n, player).unwrap();
@@ -1212,6 +1253,42 @@ mod tests {
         fn put(v: u64) -> Self {
             Tiny(v.min(3) as u8)
         }
+    }
+
+    /// `longest_above` answers what playing the move and then asking
+    /// `longest_if_played` for the opponent would.
+    #[test]
+    fn longest_above_is_playing_then_asking() {
+        let mut rng = Rng::new(8);
+        let mut compared = 0;
+        for storage in [Storage::Auto, Storage::Sparse] {
+            for _ in 0..300 {
+                let (w, h) = (2 + rng.below(7), 2 + rng.below(7));
+                let (x, y, z) = (Nat::from(w), Nat::from(h), Nat::from(h.max(w)));
+                let mut board = Board::new(&x, &y, &z, storage);
+                let mut player = Player::One;
+                for _ in 0..w * h / 2 {
+                    for c in 1..=w {
+                        let col = Nat::from(c);
+                        let mut after = board.clone();
+                        let expected = match after.drop_into(&col, player, None) {
+                            Drop::Placed { .. } if after.is_open(&col) => {
+                                after.longest_if_played(&col, player.other())
+                            }
+                            _ => 0,
+                        };
+                        assert_eq!(board.longest_above(&col, player.other()), expected);
+                        compared += 1;
+                    }
+                    let c = Nat::from(1 + rng.below(w));
+                    if board.is_open(&c) {
+                        board.drop_into(&c, player, None);
+                        player = player.other();
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 
     #[test]

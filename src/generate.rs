@@ -94,14 +94,27 @@ impl<W: Write> Lines<W> {
     }
 }
 
+/// The largest side of a `Dense` workload: its frame then holds 10^10
+/// counters, and the generator keeps two numbers per column.
+pub const MAX_DENSE_SIDE: u64 = 100_000;
+
 /// Writes a workload. `size` scales it: moves after the win for `Tail`, the
-/// side of the frame for `Dense`, the row length for `Ladder`, moves for
-/// `Sparse`.
+/// side of the frame for `Dense` (at most [`MAX_DENSE_SIDE`]), the row length
+/// for `Ladder`, moves for `Sparse`. Every shape but `Dense` is written as
+/// it is generated, in constant memory, so any size works.
 ///
 /// # Errors
-/// Any error of `out`.
+/// Any error of `out`; a `Dense` side above [`MAX_DENSE_SIDE`] (invalid input).
 pub fn workload(kind: Workload, size: u64, seed: u64, out: impl Write) -> io::Result<()> {
     let mut rng = Rng::new(seed);
+    if kind == Workload::Dense && size > MAX_DENSE_SIDE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the dense workload's side is at most {MAX_DENSE_SIDE} (its frame then holds 10^10 counters)"
+            ),
+        ));
+    }
     match kind {
         Workload::Tail => {
             let mut lines = Lines::new(out, "7 6 4")?;
@@ -167,8 +180,12 @@ pub struct Frame {
 /// Frames above this many cells are too large to generate games on.
 pub const MAX_GEN_CELLS: u64 = 10_000_000;
 
-/// Attempts before a generator gives up on a frame.
-const ATTEMPTS: u64 = 200;
+/// Attempts before a generator gives up on a frame: 200 on small frames,
+/// fewer on large ones, so that all of them together play at most about
+/// 50 million moves.
+fn attempts(cells: u64) -> u64 {
+    (50_000_000 / cells.max(1)).clamp(1, 200)
+}
 
 /// A valid file that judges to `code` on `frame`, chosen by `seed`.
 ///
@@ -220,7 +237,8 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
         _ => {}
     }
     let mut rng = Rng::new(seed);
-    for _ in 0..ATTEMPTS {
+    let tries = attempts(x.saturating_mul(y));
+    for _ in 0..tries {
         if let Some(moves) = attempt(code, &header, &mut rng) {
             let mut out = format!("{x} {y} {z}\n").into_bytes();
             for m in &moves {
@@ -231,7 +249,7 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
         }
     }
     Err(format!(
-        "found no game with code {code} on {x} {y} {z} in {ATTEMPTS} attempts"
+        "found no game with code {code} on {x} {y} {z} in {tries} attempts"
     ))
 }
 
@@ -261,8 +279,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
             };
             let mut game = Game::new(header, Keep::default());
             let mut moves = play_on(&mut game, rng, Goal::Win(winner))?;
-            let open = open_columns(&game, x);
-            let extra = *open.get(rng.below(open.len().max(1) as u64) as usize)?;
+            let extra = Open::new(&game, x).random(rng)?;
             moves.push(extra);
             Some(lines(moves))
         }
@@ -306,7 +323,7 @@ enum Goal {
     Fill,
     /// Fill this column (1-based), then stop.
     Column(u64),
-    /// Complete a line for this player as soon as they can.
+    /// Complete a line for this player.
     Win(Player),
     /// Stop after this many moves.
     Length(u64),
@@ -317,14 +334,79 @@ fn play(header: &Header, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
     play_on(&mut game, rng, goal)
 }
 
-fn open_columns(game: &Game, x: u64) -> Vec<u64> {
-    (1..=x).filter(|&c| game.is_open(&Nat::from(c))).collect()
+/// The columns with room, kept as a list with each column's place in it, so
+/// that a random one is drawn and a full one dropped in O(1).
+struct Open {
+    columns: Vec<u64>,
+    /// `at[c]`: where column c is in `columns` (`usize::MAX`: full).
+    at: Vec<usize>,
+}
+
+impl Open {
+    fn new(game: &Game, x: u64) -> Open {
+        let mut at = vec![usize::MAX; x as usize + 1];
+        let mut columns = Vec::new();
+        for c in 1..=x {
+            if game.is_open(&Nat::from(c)) {
+                at[c as usize] = columns.len();
+                columns.push(c);
+            }
+        }
+        Open { columns, at }
+    }
+
+    fn random(&self, rng: &mut Rng) -> Option<u64> {
+        (!self.columns.is_empty())
+            .then(|| self.columns[rng.below(self.columns.len() as u64) as usize])
+    }
+
+    /// Drops `column` from the list once it is full.
+    fn update(&mut self, game: &Game, column: u64) {
+        let i = self.at[column as usize];
+        if i != usize::MAX && !game.is_open(&Nat::from(column)) {
+            let last = *self.columns.last().expect("column is listed");
+            self.columns.swap_remove(i);
+            self.at[last as usize] = i;
+            self.at[column as usize] = usize::MAX;
+        }
+    }
+}
+
+/// Random probes before a full scan of the open columns: most moves find
+/// what they look for at once, so a game costs O(1) per move, expected.
+const PROBES: usize = 8;
+
+/// An open column, other than `avoid`, that does not complete a line for
+/// the player to move; `None` when there is none.
+fn safe_column(game: &Game, open: &Open, rng: &mut Rng, avoid: Option<u64>) -> Option<u64> {
+    let safe = |c: u64| Some(c) != avoid && !game.would_complete(&Nat::from(c));
+    for _ in 0..PROBES {
+        let c = open.random(rng)?;
+        if safe(c) {
+            return Some(c);
+        }
+    }
+    let candidates: Vec<u64> = open.columns.iter().copied().filter(|&c| safe(c)).collect();
+    candidates
+        .get(rng.below(candidates.len().max(1) as u64) as usize)
+        .copied()
 }
 
 /// Plays random moves towards `goal`; `None` when it cannot be reached.
+/// A win is built as a column: after a random opening, the winner stacks
+/// counters in a column with room for a line while the other player plays
+/// elsewhere, until some line of the winner's is complete.
 fn play_on(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
     let x = game.frame().0.to_u64()?;
+    let y = game.frame().1.to_u64()?;
+    let z = game.frame().2.to_u64().unwrap_or(u64::MAX);
+    let mut open = Open::new(game, x);
     let mut moves = Vec::new();
+    let opening = match goal {
+        Goal::Win(_) => rng.below((x * y / 3).min(400) + 1),
+        _ => u64::MAX,
+    };
+    let mut target: Option<u64> = None;
     loop {
         match goal {
             Goal::Length(n) if moves.len() as u64 >= n => return Some(moves),
@@ -332,25 +414,41 @@ fn play_on(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
             Goal::Column(c) if !game.is_open(&Nat::from(c)) => return Some(moves),
             _ => {}
         }
-        let open = open_columns(game, x);
-        if let Goal::Win(p) = goal
-            && game.to_move() == p
-            && let Some(&c) = open.iter().find(|&&c| game.would_complete(&Nat::from(c)))
-        {
-            game.play(&Nat::from(c));
-            moves.push(c);
-            return Some(moves);
-        }
-        let safe: Vec<u64> = open
-            .into_iter()
-            .filter(|&c| !game.would_complete(&Nat::from(c)))
-            .collect();
-        let column = match goal {
-            // Lean on the column to fill, when that is safe.
-            Goal::Column(c) if safe.contains(&c) && rng.below(2) == 0 => c,
-            _ => *safe.get(rng.below(safe.len().max(1) as u64) as usize)?,
-        };
+        let column =
+            match goal {
+                Goal::Win(p) if game.to_move() == p => {
+                    // Take a win when a probe finds one.
+                    let probes = (0..PROBES).filter_map(|_| open.random(rng));
+                    if let Some(c) = target.into_iter().chain(probes).find(|&c| {
+                        game.is_open(&Nat::from(c)) && game.would_complete(&Nat::from(c))
+                    }) {
+                        game.play(&Nat::from(c));
+                        moves.push(c);
+                        return Some(moves);
+                    }
+                    if moves.len() as u64 >= opening && target.is_none() {
+                        // A column with room for z counters of the winner's.
+                        target = (0..PROBES)
+                            .filter_map(|_| open.random(rng))
+                            .find(|&c| game.board().height(&Nat::from(c)).saturating_add(z) <= y);
+                    }
+                    match target.filter(|&c| game.is_open(&Nat::from(c))) {
+                        Some(c) => c,
+                        None => safe_column(game, &open, rng, None)?,
+                    }
+                }
+                // Lean on the column to fill, when that is safe.
+                Goal::Column(c)
+                    if rng.below(2) == 0
+                        && game.is_open(&Nat::from(c))
+                        && !game.would_complete(&Nat::from(c)) =>
+                {
+                    c
+                }
+                _ => safe_column(game, &open, rng, target)?,
+            };
         game.play(&Nat::from(column));
+        open.update(game, column);
         moves.push(column);
     }
 }

@@ -51,6 +51,10 @@ pub struct Choice {
 
 const WIN: i32 = 1000;
 
+/// The widest and tallest frame `cz play` takes: an engine move costs time in
+/// proportion to the width.
+pub const MAX_SIDE: usize = 1_000_000;
+
 /// Nodes the perfect engine may spend on exact scores before it searches.
 const PERFECT_NODES: u64 = 600_000;
 
@@ -272,13 +276,15 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
             evaluation: "blocks a line".into(),
         };
     }
+    // A move is safe when the cell above it gives the opponent no line.
+    let z = game.frame().2;
     let safe: Vec<usize> = open
         .iter()
         .copied()
         .filter(|&c| {
-            let mut after = game.clone();
-            after.play(&Nat::from(c as u64 + 1));
-            !threatens(&after, c)
+            *z > game
+                .board()
+                .longest_above(&Nat::from(c as u64 + 1), opponent)
         })
         .collect();
     let pool = if safe.is_empty() { open } else { safe };

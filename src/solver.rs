@@ -75,7 +75,19 @@ impl Shape {
 
     /// True when the frame fits a 64-bit board (with a spare bit per column).
     pub fn fits(&self) -> bool {
-        self.width >= 1 && self.height >= 1 && self.z >= 1 && self.width * (self.height + 1) <= 64
+        self.width >= 1
+            && self.z >= 1
+            && self
+                .height
+                .checked_add(1)
+                .and_then(|h| h.checked_mul(self.width))
+                .is_some_and(|bits| self.height >= 1 && bits <= 64)
+    }
+
+    /// True when a line of z fits the frame in some direction; when it does
+    /// not, every game is a draw.
+    pub fn line_fits(&self) -> bool {
+        self.z <= self.width.max(self.height)
     }
 
     /// Orders columns centre first, then outwards, left before right.
@@ -205,12 +217,17 @@ impl Position {
     fn winning_cells(&self, own: u64) -> u64 {
         let h = self.shape.height;
         let z = self.shape.z;
+        // A line longer than the frame's sides never fits (and z is then
+        // at most 64, the most bits a side can have).
+        if !self.shape.line_fits() {
+            return 0;
+        }
         let mut out = 0u64;
         for s in [1, h + 1, h + 2, h] {
             // left[k]: cells whose k neighbours in -s direction are own.
             // right[k]: the same in the +s direction.
-            let mut left = vec![u64::MAX; z];
-            let mut right = vec![u64::MAX; z];
+            let mut left = [u64::MAX; 64];
+            let mut right = [u64::MAX; 64];
             for k in 1..z {
                 left[k] = left[k - 1] & shl(own, k * s);
                 right[k] = right[k - 1] & shr(own, k * s);
@@ -370,6 +387,9 @@ impl Solver {
 
     /// The exact score of `p` (r[solve.score]); with `weak`, only its sign.
     pub fn solve(&mut self, p: &Position, weak: bool) -> i32 {
+        if !p.shape.line_fits() {
+            return 0;
+        }
         self.prepare(p.shape);
         let cells = p.shape.cells();
         if p.can_win_next() {

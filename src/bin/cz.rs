@@ -323,6 +323,10 @@ fn run(command: Command) -> Result<ExitCode, String> {
             if why && let Some(reason) = &judgement.why {
                 writeln!(out, "why: {reason}").map_err(|e| e.to_string())?;
             }
+            if judgement.verdict == snapshot::Verdict::Undecided {
+                out.flush().map_err(|e| e.to_string())?;
+                return Ok(ExitCode::from(3));
+            }
             if lines {
                 for line in position.lines(z) {
                     let symbol = position.symbols[usize::from(line.side == snapshot::Side::Second)];
@@ -416,6 +420,12 @@ fn run(command: Command) -> Result<ExitCode, String> {
         } => {
             if frame.width == 0 || frame.height == 0 || frame.connect == 0 {
                 return Err("the frame's numbers must be positive".into());
+            }
+            if frame.width > play::MAX_SIDE || frame.height > play::MAX_SIDE {
+                return Err(format!(
+                    "cz play takes frames of at most {} columns and rows",
+                    play::MAX_SIDE
+                ));
             }
             let options = play::Options {
                 shape: frame.shape(),
