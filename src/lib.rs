@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod arbitrary_game;
+pub mod batch;
 pub mod board;
 pub mod check;
 pub mod explain;

@@ -537,22 +537,19 @@ fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-fn collect(path: &Path, into: &mut Vec<PathBuf>) {
-    match fs::read_dir(path) {
-        Ok(entries) if path.is_dir() => {
-            for entry in entries.flatten() {
-                collect(&entry.path(), into);
-            }
-        }
-        _ => into.push(path.to_path_buf()),
-    }
-}
-
 fn batch(paths: &[PathBuf], json: bool, out: &mut impl Write) -> Result<(), String> {
-    let mut files = Vec::new();
-    for path in paths {
-        collect(path, &mut files);
+    let walk = connectz::batch::walk(paths);
+    for path in &walk.special {
+        eprintln!(
+            "cz batch: {}: not a regular file, not opened (code 9)",
+            path.display()
+        );
     }
+    if !walk.skipped.is_empty() {
+        eprintln!("cz batch: {}", walk.skipped);
+    }
+    let mut files = walk.files;
+    files.extend(walk.special.iter().cloned());
     files.sort();
     let done = AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
@@ -570,7 +567,12 @@ fn batch(paths: &[PathBuf], json: bool, out: &mut impl Write) -> Result<(), Stri
         let codes = files
             .par_iter()
             .map(|f| {
-                let code = judge_path(f).code();
+                // Named special files are never opened: they could block.
+                let code = if walk.special.contains(f) {
+                    Code::FileError
+                } else {
+                    judge_path(f).code()
+                };
                 done.fetch_add(1, Ordering::Relaxed);
                 code
             })
