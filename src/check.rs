@@ -1,19 +1,16 @@
 //! `cz check`: runs a candidate implementation on the reference corpus and on
 //! generated games, and reports where it differs from the reference.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use crate::generate::{Frame, Rng, game_with_code};
 use crate::judge::{Code, judge_bytes};
+use crate::sandbox::{Ended, Run, Sandbox};
 use crate::spec::{Class, Example, cases, clauses};
 
 /// The argument message of the brief (r[code.args]).
@@ -57,6 +54,11 @@ pub enum Outcome {
     },
     /// It ran past the time limit and was killed.
     Timeout,
+    /// It failed for want of memory under the memory cap.
+    MemoryExceeded {
+        /// Its peak resident memory, in bytes, when known.
+        peak: Option<u64>,
+    },
 }
 
 /// One case and how the candidate did on it.
@@ -95,120 +97,104 @@ impl ArgCheck {
 pub struct CheckReport {
     /// The command checked.
     pub command: String,
-    /// Every case, in the order run.
+    /// The cases that did not pass, in the order run (at most
+    /// [`KEPT_FAILURES`]; the rest are only counted).
     pub results: Vec<CaseResult>,
+    /// Cases run.
+    pub total: usize,
+    /// Cases generated rather than taken from the corpus.
+    pub generated: usize,
+    /// Per expected code: cases and passes.
+    pub per_code: [(usize, usize); 10],
+    /// Failures not kept in `results`.
+    pub unlisted: usize,
     /// The command-line checks.
     pub args: Vec<ArgCheck>,
+    /// Counts of outcomes over all cases.
+    pub counts: Counts,
 }
+
+/// Outcomes over all cases of a check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Cases passed.
+    pub passed: usize,
+    /// Mismatches on `defined` cases, crashes, timeouts and memory breaches
+    /// on `defined` cases.
+    pub defined: usize,
+    /// Mismatches on `impl` cases.
+    pub notes: usize,
+    /// Crashes.
+    pub crashes: usize,
+    /// Timeouts.
+    pub timeouts: usize,
+    /// Memory breaches.
+    pub memory: usize,
+}
+
+/// Failures kept with their inputs; further ones are counted.
+pub const KEPT_FAILURES: usize = 1000;
+
+/// Cases prepared and run at a time: memory does not grow with `--cases`.
+const BATCH: usize = 256;
 
 /// How to run the candidate.
 #[derive(Clone, Debug)]
 pub struct Candidate {
     /// Program and leading arguments; the file's path is appended.
     pub command: Vec<OsString>,
-    /// Time limit per run.
-    pub timeout: Duration,
 }
 
-/// What one run printed.
+/// What one run printed, as text.
 #[derive(Clone, Debug)]
-struct Run {
+struct Printed {
     stdout: String,
     stderr: String,
     status: Option<i32>,
-    timed_out: bool,
+    run: Run,
 }
 
 impl Candidate {
-    fn run(&self, args: &[&Path]) -> Run {
-        let mut command = Command::new(&self.command[0]);
-        command
-            .args(&self.command[1..])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = match command.spawn() {
-            Ok(child) => child,
-            Err(e) => {
-                return Run {
-                    stdout: String::new(),
-                    stderr: format!("cannot start the command: {e}"),
-                    status: None,
-                    timed_out: false,
-                };
-            }
+    fn run(&self, sandbox: &Sandbox, args: &[&Path]) -> Printed {
+        let args: Vec<&OsStr> = args.iter().map(|p| p.as_os_str()).collect();
+        let run = sandbox.run(&self.command, &args);
+        let status = match &run.ended {
+            Ended::Exited(code) => Some(*code),
+            _ => None,
         };
-        // Read both pipes on threads so a chatty candidate cannot block.
-        let drain = |pipe: Option<Box<dyn Read + Send>>| {
-            thread::spawn(move || {
-                let mut buf = Vec::new();
-                if let Some(mut p) = pipe {
-                    let _ = p.by_ref().take(1 << 20).read_to_end(&mut buf);
-                    let _ = std::io::copy(&mut p, &mut std::io::sink());
-                }
-                String::from_utf8_lossy(&buf).into_owned()
-            })
+        let stderr = match &run.ended {
+            Ended::NotStarted(why) => why.clone(),
+            Ended::Signalled(signal) => format!(
+                "{}(killed by signal {signal})",
+                String::from_utf8_lossy(&run.stderr)
+            ),
+            _ => String::from_utf8_lossy(&run.stderr).into_owned(),
         };
-        let out = drain(
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
-        let err = drain(
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
-        let start = Instant::now();
-        let mut timed_out = false;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status.code(),
-                Ok(None) if start.elapsed() > self.timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    timed_out = true;
-                    break None;
-                }
-                Ok(None) => thread::sleep(Duration::from_millis(2)),
-                Err(_) => break None,
-            }
-        };
-        if timed_out {
-            // A grandchild may still hold the pipes open: leave the readers
-            // to finish on their own rather than wait for it.
-            return Run {
-                stdout: String::new(),
-                stderr: String::new(),
-                status,
-                timed_out,
-            };
-        }
-        Run {
-            stdout: out.join().unwrap_or_default(),
-            stderr: err.join().unwrap_or_default(),
+        Printed {
+            stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
+            stderr,
             status,
-            timed_out,
+            run,
         }
     }
 
-    fn judge(&self, path: &Path) -> Outcome {
-        let run = self.run(&[path]);
-        if run.timed_out {
+    fn judge(&self, sandbox: &Sandbox, path: &Path) -> Outcome {
+        let printed = self.run(sandbox, &[path]);
+        if printed.run.ended == Ended::TimedOut {
             return Outcome::Timeout;
         }
-        let printed = run.stdout.trim();
-        match (printed.parse::<u8>(), run.status) {
-            (Ok(code), Some(0)) if code <= 9 && printed.len() == 1 => {
+        let answer = printed.stdout.trim();
+        match (answer.parse::<u8>(), printed.status) {
+            (Ok(code), Some(0)) if code <= 9 && answer.len() == 1 => {
                 Outcome::Mismatch { got: code }
             }
+            _ if printed.run.memory_exceeded => Outcome::MemoryExceeded {
+                peak: printed.run.peak_memory,
+            },
             _ => Outcome::Crash {
-                status: run.status,
-                stderr: clip(&run.stderr),
-                stdout: clip(&run.stdout),
+                status: printed.status,
+                stderr: clip(&printed.stderr),
+                stdout: clip(&printed.stdout),
             },
         }
     }
@@ -255,71 +241,101 @@ pub fn corpus() -> Vec<Case> {
     out
 }
 
-/// `count` generated games, every code 0 to 8 in turn, on random frames.
-pub fn generated(count: usize, seed: u64) -> Vec<Case> {
+/// `count` generated games, every code 0 to 8 in turn, on random frames,
+/// made as they are asked for.
+pub fn generated(count: usize, seed: u64) -> impl Iterator<Item = Case> {
     let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
+    let mut made = 0;
     let mut tries = 0;
-    while out.len() < count && tries < count * 50 {
-        tries += 1;
-        let code = Code::ALL[out.len() % 9];
-        let frame = Frame {
-            x: 1 + rng.below(9),
-            y: 1 + rng.below(8),
-            z: 1 + rng.below(6),
-        };
-        let game_seed = rng.next_u64();
-        if let Ok(bytes) = game_with_code(code, frame, game_seed) {
-            out.push(Case {
-                name: format!(
-                    "generated code {code}, frame {} {} {}, seed {game_seed}",
-                    frame.x, frame.y, frame.z
-                ),
-                rule: judge_bytes(&bytes).verdict.rule(),
-                bytes,
-                expect: code,
-                class: Class::Defined,
-                generated: true,
-            });
+    std::iter::from_fn(move || {
+        while made < count && tries < count.saturating_mul(50) {
+            tries += 1;
+            let code = Code::ALL[made % 9];
+            let frame = Frame {
+                x: 1 + rng.below(9),
+                y: 1 + rng.below(8),
+                z: 1 + rng.below(6),
+            };
+            let game_seed = rng.next_u64();
+            if let Ok(bytes) = game_with_code(code, frame, game_seed) {
+                made += 1;
+                return Some(Case {
+                    name: format!(
+                        "generated code {code}, frame {} {} {}, seed {game_seed}",
+                        frame.x, frame.y, frame.z
+                    ),
+                    rule: judge_bytes(&bytes).verdict.rule(),
+                    bytes,
+                    expect: code,
+                    class: Class::Defined,
+                    generated: true,
+                });
+            }
         }
-    }
-    out
+        None
+    })
 }
 
-/// Runs the candidate on `cases` (in parallel) and on the command-line
-/// checks; shrinks up to `shrink` failing generated cases.
+/// Runs the candidate on `cases` and on the command-line checks, `jobs`
+/// runs at a time, each under the sandbox's limits; shrinks up to `shrink`
+/// failing generated cases. Cases are taken from the iterator a batch at a
+/// time, so memory does not grow with their number.
+///
+/// # Errors
+/// A case file cannot be written to the sandbox's scratch folder, or the
+/// thread pool cannot be made.
 pub fn check(
     candidate: &Candidate,
-    cases: Vec<Case>,
+    cases: impl Iterator<Item = Case>,
+    sandbox: &Sandbox,
+    jobs: usize,
     shrink: usize,
-    scratch: &Path,
 ) -> std::io::Result<CheckReport> {
-    fs::create_dir_all(scratch)?;
-    let paths: Vec<PathBuf> = (0..cases.len())
-        .map(|i| scratch.join(format!("case-{i:05}.txt")))
-        .collect();
-    for (case, path) in cases.iter().zip(&paths) {
-        fs::write(path, &case.bytes)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let mut report = CheckReport {
+        command: candidate
+            .command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        results: Vec::new(),
+        total: 0,
+        generated: 0,
+        per_code: [(0, 0); 10],
+        unlisted: 0,
+        args: Vec::new(),
+        counts: Counts::default(),
+    };
+    let mut cases = cases.peekable();
+    while cases.peek().is_some() {
+        let batch: Vec<Case> = cases.by_ref().take(BATCH).collect();
+        let first = report.total;
+        let outcomes: Vec<std::io::Result<Outcome>> = pool.install(|| {
+            batch
+                .par_iter()
+                .enumerate()
+                .map(|(i, case)| {
+                    let path = sandbox.scratch().join(format!("case-{}.txt", first + i));
+                    fs::write(&path, &case.bytes)?;
+                    let outcome = match candidate.judge(sandbox, &path) {
+                        Outcome::Mismatch { got } if got == case.expect.number() => Outcome::Pass,
+                        other => other,
+                    };
+                    let _ = fs::remove_file(&path);
+                    Ok(outcome)
+                })
+                .collect()
+        });
+        for (case, outcome) in batch.into_iter().zip(outcomes) {
+            report.tally(case, outcome?);
+        }
     }
-    let outcomes: Vec<Outcome> = cases
-        .par_iter()
-        .zip(&paths)
-        .map(|(case, path)| match candidate.judge(path) {
-            Outcome::Mismatch { got } if got == case.expect.number() => Outcome::Pass,
-            other => other,
-        })
-        .collect();
-    let mut results: Vec<CaseResult> = cases
-        .into_iter()
-        .zip(outcomes)
-        .map(|(case, outcome)| CaseResult {
-            case,
-            outcome,
-            shrunk: None,
-        })
-        .collect();
     let mut budget = shrink;
-    for result in &mut results {
+    for result in &mut report.results {
         if budget == 0 {
             break;
         }
@@ -327,28 +343,18 @@ pub fn check(
             budget -= 1;
             result.shrunk = Some(shrink_failure(
                 candidate,
+                sandbox,
                 &result.case.bytes,
-                &scratch.join("shrink.txt"),
+                &sandbox.scratch().join("shrink.txt"),
             )?);
         }
     }
-    let args = argument_checks(candidate, scratch)?;
-    for path in &paths {
-        let _ = fs::remove_file(path);
-    }
-    Ok(CheckReport {
-        command: candidate
-            .command
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" "),
-        results,
-        args,
-    })
+    report.args = argument_checks(candidate, sandbox)?;
+    Ok(report)
 }
 
-fn argument_checks(candidate: &Candidate, scratch: &Path) -> std::io::Result<Vec<ArgCheck>> {
+fn argument_checks(candidate: &Candidate, sandbox: &Sandbox) -> std::io::Result<Vec<ArgCheck>> {
+    let scratch = sandbox.scratch();
     let file = scratch.join("args-sample.txt");
     fs::write(&file, b"3 3 3\n1\n2\n1\n2\n1\n")?;
     let missing = scratch.join("no-such-file.txt");
@@ -359,29 +365,41 @@ fn argument_checks(candidate: &Candidate, scratch: &Path) -> std::io::Result<Vec
         ("a missing file", vec![&missing], "9"),
         ("a directory", vec![scratch], "9"),
     ];
-    Ok(runs
+    let checks = runs
         .into_iter()
         .map(|(what, args, expected)| {
-            let run = candidate.run(&args);
+            let printed = candidate.run(sandbox, &args);
             ArgCheck {
                 what,
                 expected: format!("{expected}\n"),
-                got: run.stdout,
-                status: run.status,
+                got: printed.stdout,
+                status: printed.status,
             }
         })
-        .collect())
+        .collect();
+    let _ = fs::remove_file(&file);
+    Ok(checks)
 }
 
 /// Still failing: the candidate's code differs from the reference's.
-fn still_fails(candidate: &Candidate, bytes: &[u8], path: &Path) -> std::io::Result<bool> {
+fn still_fails(
+    candidate: &Candidate,
+    sandbox: &Sandbox,
+    bytes: &[u8],
+    path: &Path,
+) -> std::io::Result<bool> {
     fs::write(path, bytes)?;
     let expect = judge_bytes(bytes).code().number();
-    Ok(matches!(candidate.judge(path), Outcome::Mismatch { got } if got != expect))
+    Ok(matches!(candidate.judge(sandbox, path), Outcome::Mismatch { got } if got != expect))
 }
 
 /// Drops move lines and shrinks the frame while the candidate still fails.
-fn shrink_failure(candidate: &Candidate, bytes: &[u8], path: &Path) -> std::io::Result<Vec<u8>> {
+fn shrink_failure(
+    candidate: &Candidate,
+    sandbox: &Sandbox,
+    bytes: &[u8],
+    path: &Path,
+) -> std::io::Result<Vec<u8>> {
     let text = String::from_utf8_lossy(bytes).into_owned();
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     let render = |lines: &[String]| -> Vec<u8> {
@@ -400,7 +418,7 @@ fn shrink_failure(candidate: &Candidate, bytes: &[u8], path: &Path) -> std::io::
             let mut fewer = lines.clone();
             fewer.remove(i);
             runs += 1;
-            if still_fails(candidate, &render(&fewer), path)? {
+            if still_fails(candidate, sandbox, &render(&fewer), path)? {
                 lines = fewer;
                 changed = true;
             }
@@ -416,35 +434,64 @@ fn shrink_failure(candidate: &Candidate, bytes: &[u8], path: &Path) -> std::io::
             let mut smaller = lines.clone();
             smaller[0] = format!("{} {} {}", numbers[0], numbers[1], numbers[2]);
             runs += 1;
-            if still_fails(candidate, &render(&smaller), path)? {
+            if still_fails(candidate, sandbox, &render(&smaller), path)? {
                 lines = smaller;
                 changed = true;
             }
         }
     }
+    let _ = fs::remove_file(path);
     Ok(render(&lines))
 }
 
 impl CheckReport {
-    /// Failures on defined cases (mismatches, crashes, timeouts) and
-    /// command-line checks that failed.
+    /// Counts one case's outcome, keeping it when it did not pass.
+    fn tally(&mut self, case: Case, outcome: Outcome) {
+        self.total += 1;
+        self.generated += usize::from(case.generated);
+        let slot = &mut self.per_code[usize::from(case.expect.number())];
+        slot.0 += 1;
+        let defined = case.class == Class::Defined;
+        let c = &mut self.counts;
+        match &outcome {
+            Outcome::Pass => {
+                slot.1 += 1;
+                c.passed += 1;
+                return;
+            }
+            Outcome::Mismatch { .. } if !defined => c.notes += 1,
+            Outcome::Mismatch { .. } => {}
+            Outcome::Crash { .. } => c.crashes += 1,
+            Outcome::Timeout => c.timeouts += 1,
+            Outcome::MemoryExceeded { .. } => c.memory += 1,
+        }
+        c.defined += usize::from(defined);
+        if self.results.len() < KEPT_FAILURES {
+            self.results.push(CaseResult {
+                case,
+                outcome,
+                shrunk: None,
+            });
+        } else {
+            self.unlisted += 1;
+        }
+    }
+
+    /// Failures on defined cases (mismatches, crashes, timeouts, memory
+    /// breaches) and command-line checks that failed.
     pub fn defined_failures(&self) -> usize {
-        self.results
-            .iter()
-            .filter(|r| r.outcome != Outcome::Pass && r.case.class == Class::Defined)
-            .count()
-            + self.args.iter().filter(|a| !a.passed()).count()
+        self.counts.defined + self.args.iter().filter(|a| !a.passed()).count()
     }
 
     /// The report as text. No timings: the same run gives the same text.
     pub fn text(&self) -> String {
         let mut out = format!("cz check: {}\n", self.command);
-        let generated = self.results.iter().filter(|r| r.case.generated).count();
         let _ = writeln!(
             out,
-            "{} cases: {} from the shipped corpus, {generated} generated\n",
-            self.results.len(),
-            self.results.len() - generated
+            "{} cases: {} from the shipped corpus, {} generated\n",
+            self.total,
+            self.total - self.generated,
+            self.generated
         );
         for r in &self.results {
             let c = &r.case;
@@ -473,6 +520,14 @@ impl CheckReport {
                     ),
                 ),
                 Outcome::Timeout => ("TIMEOUT", format!("expected {}", c.expect)),
+                Outcome::MemoryExceeded { peak } => (
+                    "MEMORY",
+                    format!(
+                        "expected {}; ran out of memory under the cap{}",
+                        c.expect,
+                        peak.map_or(String::new(), |p| format!(" (peak {} MB)", p >> 20))
+                    ),
+                ),
             };
             let _ = writeln!(
                 out,
@@ -488,6 +543,9 @@ impl CheckReport {
                 "input"
             };
             let _ = writeln!(out, "        {prefix}: \"{}\"", input.escape_ascii());
+        }
+        if self.unlisted > 0 {
+            let _ = writeln!(out, "... and {} more failures, not listed", self.unlisted);
         }
         out.push_str("\ncommand line:\n");
         for a in &self.args {
@@ -508,37 +566,23 @@ impl CheckReport {
         }
         out.push_str("\nscore per expected code:\n");
         for code in Code::ALL.into_iter().take(9) {
-            let of_code: Vec<_> = self
-                .results
-                .iter()
-                .filter(|r| r.case.expect == code)
-                .collect();
-            if of_code.is_empty() {
+            let (cases, passed) = self.per_code[usize::from(code.number())];
+            if cases == 0 {
                 continue;
             }
-            let passed = of_code
-                .iter()
-                .filter(|r| r.outcome == Outcome::Pass)
-                .count();
-            let _ = writeln!(
-                out,
-                "  {code} {:<17} {passed:>4}/{}",
-                code.name(),
-                of_code.len()
-            );
+            let _ = writeln!(out, "  {code} {:<17} {passed:>4}/{cases}", code.name());
         }
-        let count = |f: &dyn Fn(&CaseResult) -> bool| self.results.iter().filter(|r| f(r)).count();
-        let passed = count(&|r| r.outcome == Outcome::Pass);
-        let notes = count(&|r| {
-            matches!(r.outcome, Outcome::Mismatch { .. }) && r.case.class == Class::Impl
-        });
-        let crashes = count(&|r| matches!(r.outcome, Outcome::Crash { .. }));
-        let timeouts = count(&|r| r.outcome == Outcome::Timeout);
+        let c = &self.counts;
         let _ = writeln!(
             out,
-            "\npassed {passed} of {}; defined failures {}; impl notes {notes}; crashes {crashes}; timeouts {timeouts}",
-            self.results.len(),
-            self.defined_failures()
+            "\npassed {} of {}; defined failures {}; impl notes {}; crashes {}; timeouts {}; memory breaches {}",
+            c.passed,
+            self.total,
+            self.defined_failures(),
+            c.notes,
+            c.crashes,
+            c.timeouts,
+            c.memory
         );
         out
     }

@@ -21,6 +21,7 @@
 pub mod arbitrary_game;
 pub mod batch;
 pub mod board;
+#[cfg(unix)]
 pub mod check;
 pub mod explain;
 pub mod game;
@@ -34,6 +35,8 @@ pub mod play;
 pub mod render;
 pub mod rotate;
 pub mod rules;
+#[cfg(unix)]
+pub mod sandbox;
 pub mod scale;
 pub mod snapshot;
 pub mod solver;

@@ -235,3 +235,142 @@ fn check_notes_impl_differences_without_failing() {
     assert!(text.contains("defined failures 0; impl notes"), "{text}");
     assert!(!text.contains("FAIL "), "{text}");
 }
+
+/// Processes whose command line holds `marker`, zombies included.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let path = entry.path();
+        if let Ok(cmdline) = fs::read(path.join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let stat = fs::read_to_string(path.join("stat")).unwrap_or_default();
+            if text.contains(marker) || stat.contains(marker) {
+                found.push(format!("{}: {text}", path.display()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn check_owns_what_it_starts() {
+    // A candidate whose background child holds its standard output open:
+    // the run ends when the candidate does, and the child goes with it.
+    let start = std::time::Instant::now();
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "5",
+        "--",
+        "sh",
+        "-c",
+        "echo 3; sleep 987651 &",
+        "sh",
+    ]);
+    assert!(
+        stdout(&out).contains("passed 18 of 158"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    assert_eq!(processes_with("987651"), Vec::<String>::new());
+    // Grandchildren at a timeout, and a child that left the process group.
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "0.2",
+        "--",
+        "sh",
+        "-c",
+        "sleep 987652; echo 3",
+        "sh",
+    ]);
+    assert!(stdout(&out).contains("timeouts 158"), "{}", stdout(&out));
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--",
+        "sh",
+        "-c",
+        "setsid sleep 987653 & echo 3",
+        "sh",
+    ]);
+    assert!(stdout(&out).contains("passed 18 of 158"));
+    for marker in ["987652", "987653"] {
+        assert_eq!(processes_with(marker), Vec::<String>::new(), "{marker}");
+    }
+}
+
+#[test]
+fn check_caps_memory_and_says_so() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--memory",
+        "200",
+        "--",
+        "python3",
+        "-c",
+        "x = bytearray(10**9)",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("MEMORY"), "{text}");
+    assert!(text.contains("memory breaches 158"), "{text}");
+}
+
+#[test]
+fn check_refuses_bad_limits() {
+    for timeout in ["inf", "0", "-1", "nan", "100000"] {
+        let out = cz(&["check", "--timeout", timeout, "--", "true"]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {timeout}");
+    }
+    let out = cz(&["check", "--memory", "0", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_interrupted_check_leaves_nothing_behind() {
+    use std::process::{Command, Stdio};
+    // A hundred million cases, made as they are needed; interrupted.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(["check", "--cases", "100000000", "--", "sleep", "987654"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let scratch = std::env::temp_dir().join(format!("cz-check-{}", child.id()));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(scratch.exists(), "no scratch folder {}", scratch.display());
+    assert!(!processes_with("987654").is_empty(), "no run started");
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap();
+    assert!(peak_kb < 100_000, "cz check holds {peak_kb} kB");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        !scratch.exists(),
+        "scratch folder left: {}",
+        scratch.display()
+    );
+    let left: Vec<String> = processes_with("987654")
+        .into_iter()
+        .filter(|p| !p.contains("cz check"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+}

@@ -15,7 +15,7 @@ use connectz::check::{Candidate, check, corpus, generated};
 use connectz::explain::{self, Style, json_string};
 use connectz::generate::{Frame, Workload, game_with_code, workload};
 use connectz::{
-    Code, Judge, Keep, judge_path, judge_path_with, play, render, rotate, snapshot, solver,
+    Code, Judge, Keep, judge_path, judge_path_with, play, render, rotate, sandbox, snapshot, solver,
 };
 use rayon::prelude::*;
 
@@ -160,9 +160,16 @@ enum Command {
         /// Seed for the generated games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Seconds one run may take.
-        #[arg(long, default_value_t = 10.0)]
-        timeout: f64,
+        /// Seconds one run may take (more than 0, at most a day).
+        #[arg(long, default_value = "10", value_parser = parse_timeout)]
+        timeout: Duration,
+        /// Megabytes of address space one run may use (its process and all
+        /// it starts each).
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1 << 24))]
+        memory: u64,
+        /// Runs at a time (default: the number of cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        jobs: Option<u64>,
         /// Failing generated games to shrink.
         #[arg(long, default_value_t = 3)]
         shrink: usize,
@@ -218,6 +225,11 @@ enum WorkloadArg {
 }
 
 fn main() -> ExitCode {
+    // The supervisor of one run of `cz check` (see connectz::sandbox).
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == sandbox::SUPERVISE) {
+        sandbox::supervise(&args[2..]);
+    }
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(code) => code,
@@ -458,18 +470,17 @@ fn run(command: Command) -> Result<ExitCode, String> {
             cases,
             seed,
             timeout,
+            memory,
+            jobs,
             shrink,
             command,
         } => {
-            let candidate = Candidate {
-                command,
-                timeout: Duration::from_secs_f64(timeout.max(0.01)),
-            };
-            let mut all = corpus();
-            all.extend(generated(cases, seed));
-            let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
-            let report = check(&candidate, all, shrink, &scratch).map_err(|e| e.to_string())?;
-            let _ = fs::remove_dir_all(&scratch);
+            let candidate = Candidate { command };
+            let sandbox = sandbox(timeout, memory)?;
+            let all = corpus().into_iter().chain(generated(cases, seed));
+            let jobs = jobs.map_or_else(default_jobs, |j| j as usize);
+            let report =
+                check(&candidate, all, &sandbox, jobs, shrink).map_err(|e| e.to_string())?;
             out.write_all(report.text().as_bytes())
                 .map_err(|e| e.to_string())?;
             out.flush().map_err(|e| e.to_string())?;
@@ -511,6 +522,38 @@ fn trace(file: &Path, out: &mut impl Write) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `--timeout`: seconds, more than 0 and at most a day.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(format!("{text} is not between 0 and 86400 seconds"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// A sandbox for runs of candidates, whose scratch folder and processes are
+/// removed and killed even when cz is interrupted.
+fn sandbox(timeout: Duration, memory_mb: u64) -> Result<sandbox::Sandbox, String> {
+    let _ = ctrlc::set_handler(|| {
+        sandbox::clean_up_on_interrupt();
+        std::process::exit(130);
+    });
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find cz itself: {e}"))?;
+    let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
+    let limits = sandbox::Limits {
+        timeout,
+        memory: memory_mb << 20,
+        output: 1 << 20,
+    };
+    sandbox::Sandbox::new(exe, scratch, limits).map_err(|e| format!("scratch folder: {e}"))
 }
 
 /// A judge that keeps every counter to the end, for pictures of the board.
