@@ -114,6 +114,140 @@ fn main() {
         }
     }
     many(&judge, &dir, if quick { 300 } else { 10_000 }, runs.min(3));
+    scale(&judge, &dir, quick, runs.min(3));
+}
+
+/// Writes an input of the scale table.
+type Writer = Box<dyn Fn(&mut dyn Write) -> std::io::Result<()>>;
+
+/// One input of the scale table: a name, its code, and how to write it.
+struct Input {
+    name: String,
+    code: u8,
+    write: Writer,
+}
+
+fn scale_input(shape: Shape2, n: u64, unwon: bool) -> Input {
+    let mut scale = connectz::scale::Scale::new(shape, n);
+    if unwon {
+        scale = scale.unwon();
+    }
+    Input {
+        name: scale.to_string(),
+        code: scale.expect().number(),
+        write: Box::new(move |out| std::io::copy(&mut scale.reader(), out).map(|_| ())),
+    }
+}
+
+type Shape2 = connectz::scale::Shape;
+
+/// Columns that collide in a hash table keyed by the column's low bits.
+fn colliding(n: u64, random: bool) -> Input {
+    Input {
+        name: format!("{} columns x{n}", if random { "random" } else { "2^32 k" }),
+        code: 3,
+        write: Box::new(move |out| {
+            writeln!(out, "1000000000000000000 1000000000000000000 4")?;
+            let mut rng = Rng::new(5);
+            for k in 1..=n {
+                let column = if random {
+                    1 + rng.below(1 << 59)
+                } else {
+                    k << 32
+                };
+                writeln!(out, "{column}")?;
+            }
+            Ok(())
+        }),
+    }
+}
+
+/// An X of `digits` digits, then a column of twice as many.
+fn long_lines(digits: u64) -> Input {
+    Input {
+        name: format!("X of {digits} digits"),
+        code: 6,
+        write: Box::new(move |out| {
+            let nines = vec![b'9'; digits as usize];
+            out.write_all(&nines)?;
+            out.write_all(b" 1 1\n")?;
+            out.write_all(&vec![b'8'; 2 * digits as usize])?;
+            out.write_all(b"\n")
+        }),
+    }
+}
+
+/// A win at move 1 on a one-column frame, then `n` moves into it.
+fn after_win(n: u64) -> Input {
+    Input {
+        name: format!("1-column win, then {n} moves"),
+        code: 4,
+        write: Box::new(move |out| {
+            writeln!(out, "1 1000000000000 1")?;
+            for _ in 0..n {
+                out.write_all(b"1\n")?;
+            }
+            Ok(())
+        }),
+    }
+}
+
+/// The scale suite and the adversarial inputs of the scale issue at full
+/// size, as whole processes: time, peak memory, and the code checked.
+fn scale(judge: &Path, dir: &Path, quick: bool, runs: usize) {
+    let k = if quick { 2 } else { 16 };
+    let inputs = vec![
+        scale_input(Shape2::Vertical, 65_536, false),
+        scale_input(Shape2::Vertical, 65_537, true),
+        scale_input(Shape2::Row, 65_537, false),
+        scale_input(Shape2::Vertical, 1 << 20, false),
+        scale_input(Shape2::Vertical, k << 20, false),
+        scale_input(Shape2::Row, 1 << 18, false),
+        scale_input(Shape2::Row, k << 18, false),
+        scale_input(Shape2::Staircase, 257, false),
+        colliding(25_000 * k, false),
+        colliding(25_000 * k, true),
+        colliding(200_000 * k, false),
+        long_lines(6_250_000 * k),
+        long_lines(12_500_000 * k),
+        after_win(3_125_000 * k),
+        after_win(6_250_000 * k),
+    ];
+    println!();
+    println!(
+        "scale: {runs} runs each, medians; the code of every input is known by construction and checked"
+    );
+    println!(
+        "{:<32} {:>9} {:>9} {:>9} {:>6}",
+        "input", "MB", "time s", "peak MB", "code"
+    );
+    for input in inputs {
+        let slug: String = input
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let path = dir.join(format!("scale-{slug}.txt"));
+        if !path.exists() {
+            let mut file = BufWriter::new(fs::File::create(&path).expect("create input"));
+            (input.write)(&mut file).expect("write input");
+            file.flush().expect("flush input");
+        }
+        let out = Command::new(judge).arg(&path).output().expect("run judge");
+        let code = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(code, input.code.to_string(), "{}: wrong code", input.name);
+        let times: Vec<Duration> = (0..runs)
+            .map(|_| run(&[judge.as_os_str(), path.as_os_str()]))
+            .collect();
+        println!(
+            "{:<32} {:>9.1} {:>9.3} {:>9} {:>6}",
+            input.name,
+            fs::metadata(&path).expect("input").len() as f64 / 1e6,
+            secs(median(times)),
+            peak_mb(judge, &path),
+            code
+        );
+    }
 }
 
 fn half(shape: &Shape, size: u64) -> u64 {

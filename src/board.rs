@@ -377,8 +377,8 @@ impl<L: Lane> Dense<L> {
     }
 }
 
-/// A hash map keyed by input-chosen numbers: SipHash-1-3 with a random key
-/// per process, so no file can be built to collide.
+/// A hash map keyed by input-chosen numbers: r[resource.time], SipHash-1-3
+/// with a random key per process, so no file can be built to collide.
 type KeyedMap<K, V> = HashMap<K, V, RandomState>;
 
 /// Bytes a hash map of `capacity` entries of `entry` bytes occupies (its

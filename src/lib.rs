@@ -41,6 +41,7 @@ pub mod scale;
 pub mod snapshot;
 pub mod solver;
 pub mod spec;
+pub mod targets;
 
 pub use board::{Direction, Player, Storage, WinLine};
 pub use game::{Effect, Game, Keep, step};

@@ -208,3 +208,176 @@ mod tests {
         assert_eq!(judge(b"1000 1000 4\n1\n"), None);
     }
 }
+
+/// A column-major grid of a small frame: `grid[c][r]`, row 0 at the bottom,
+/// 0 empty, 1 the first player, 2 the second.
+pub type Grid = Vec<Vec<u8>>;
+
+/// How a position reached by some game stands (see [`reachable_positions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The first player is to move.
+    FirstMoves,
+    /// The second player is to move.
+    SecondMoves,
+    /// The first player completed a line.
+    FirstWins,
+    /// The second player completed a line.
+    SecondWins,
+    /// The frame is full with no line.
+    Draw,
+}
+
+/// Every position some legal game reaches on a `width` by `height` frame
+/// with lines of `z`, by playing every game (stopping at the first line),
+/// with how it stands. Columns are listed bottom-up, as the players' numbers.
+/// Lines are found by [`has_line`]'s full scan.
+pub fn reachable_positions(
+    width: usize,
+    height: usize,
+    z: usize,
+) -> std::collections::HashMap<Vec<Vec<u8>>, Standing> {
+    let mut truth = std::collections::HashMap::new();
+    let empty: Vec<Vec<u8>> = vec![Vec::new(); width];
+    truth.insert(empty.clone(), Standing::FirstMoves);
+    let mut frontier = vec![empty];
+    let grid_of = |stacks: &[Vec<u8>]| -> Grid {
+        stacks
+            .iter()
+            .map(|s| {
+                let mut col = s.clone();
+                col.resize(height, 0);
+                col
+            })
+            .collect()
+    };
+    while let Some(stacks) = frontier.pop() {
+        let placed: usize = stacks.iter().map(Vec::len).sum();
+        let player = if placed.is_multiple_of(2) { 1 } else { 2 };
+        for c in 0..width {
+            if stacks[c].len() == height {
+                continue;
+            }
+            let mut next = stacks.clone();
+            next[c].push(player);
+            if truth.contains_key(&next) {
+                continue;
+            }
+            let won = has_line(&grid_of(&next), z, player);
+            let standing = match (won, player) {
+                (true, 1) => Standing::FirstWins,
+                (true, _) => Standing::SecondWins,
+                _ if placed + 1 == width * height => Standing::Draw,
+                (false, 1) => Standing::SecondMoves,
+                (false, _) => Standing::FirstMoves,
+            };
+            truth.insert(next.clone(), standing);
+            if !won {
+                frontier.push(next);
+            }
+        }
+    }
+    truth
+}
+
+/// Who has K in a row after the "Rotate" board `rows` (top row first, `R`,
+/// `B` or `.`) is turned clockwise and its counters fall: done literally,
+/// a new grid for the turn, another for the fall, and a scan of every cell
+/// in every direction.
+pub fn rotate_plainly(rows: &[&[u8]], k: usize) -> (bool, bool) {
+    let n = rows.len();
+    // Turned clockwise: the new row r, column c is the old row n-1-c, column r.
+    let turned: Vec<Vec<u8>> = (0..n)
+        .map(|r| (0..n).map(|c| rows[n - 1 - c][r]).collect())
+        .collect();
+    // Each column's counters fall to the bottom (row n-1), keeping their order.
+    let mut fallen = vec![vec![b'.'; n]; n];
+    for c in 0..n {
+        let counters: Vec<u8> = (0..n)
+            .map(|r| turned[r][c])
+            .filter(|&b| b != b'.')
+            .collect();
+        for (i, &b) in counters.iter().rev().enumerate() {
+            fallen[n - 1 - i][c] = b;
+        }
+    }
+    let has = |who: u8| {
+        (0..n as i64).any(|r| {
+            (0..n as i64).any(|c| {
+                [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+                    (0..k as i64).all(|i| {
+                        let (rr, cc) = (r + i * dr, c + i * dc);
+                        (0..n as i64).contains(&rr)
+                            && (0..n as i64).contains(&cc)
+                            && fallen[rr as usize][cc as usize] == who
+                    })
+                })
+            })
+        })
+    };
+    (has(b'R'), has(b'B'))
+}
+
+/// The exact score (spec/solve.md) of the position after `moves` (0-based
+/// columns) on a small frame, by plain negamax over every game with a full
+/// scan for lines; `None` when the moves are not a legal unfinished game.
+pub fn game_value(width: usize, height: usize, z: usize, moves: &[usize]) -> Option<i32> {
+    let mut grid: Grid = vec![vec![0; height]; width];
+    let mut heights = vec![0; width];
+    for (i, &c) in moves.iter().enumerate() {
+        let player = if i.is_multiple_of(2) { 1 } else { 2 };
+        if c >= width || heights[c] == height {
+            return None;
+        }
+        grid[c][heights[c]] = player;
+        heights[c] += 1;
+        if has_line(&grid, z, player) {
+            return None;
+        }
+    }
+    let cells = (width * height) as i32;
+    let mut memo = std::collections::HashMap::new();
+    fn negamax(
+        grid: &mut Grid,
+        heights: &mut Vec<usize>,
+        played: i32,
+        cells: i32,
+        z: usize,
+        memo: &mut std::collections::HashMap<Grid, i32>,
+    ) -> i32 {
+        if played == cells {
+            return 0;
+        }
+        if let Some(&v) = memo.get(grid) {
+            return v;
+        }
+        let player = if played % 2 == 0 { 1 } else { 2 };
+        let height = grid[0].len();
+        let mut best = i32::MIN;
+        for c in 0..grid.len() {
+            if heights[c] == height {
+                continue;
+            }
+            grid[c][heights[c]] = player;
+            heights[c] += 1;
+            let score = if has_line(grid, z, player) {
+                (cells + 1 - played) / 2
+            } else {
+                -negamax(grid, heights, played + 1, cells, z, memo)
+            };
+            heights[c] -= 1;
+            grid[c][heights[c]] = 0;
+            best = best.max(score);
+        }
+        memo.insert(grid.clone(), best);
+        best
+    }
+    Some(negamax(
+        &mut grid,
+        &mut heights,
+        moves.len() as i32,
+        cells,
+        z,
+        &mut memo,
+    ))
+}

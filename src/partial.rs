@@ -9,7 +9,7 @@
 //! the leading zeros of a number collapse to one, and a column keeps at most
 //! one digit more than X has (such a number is past the frame whatever its
 //! remaining digits). The positions of dropped bytes are remembered, so a
-//! fault is reported at its byte in the file's line. Each byte is looked at
+//! fault is reported at its byte in the file's line. r[resource.time]: each byte is looked at
 //! once: time is linear in the line's length.
 
 use crate::grammar::{FormatFault, Prefix};

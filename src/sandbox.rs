@@ -1,5 +1,5 @@
-//! Running someone else's program and owning what it starts
-//! (r[check.sandbox]).
+//! Running someone else's program and owning what it starts (the README's
+//! `cz check` section says what a run may take).
 //!
 //! Each run goes through a supervisor: this project's `cz` binary started
 //! again with a hidden subcommand (`cz __supervise`). The supervisor lowers

@@ -376,6 +376,24 @@ pub const SEARCH_WORK: u64 = 50_000_000;
 /// Memory the search's table of dead ends may take, in bytes.
 pub const SEARCH_MEMORY: usize = 128 << 20;
 
+/// How far one judgement's search may go (r[board.undecided]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Steps (see [`SEARCH_WORK`]).
+    pub work: u64,
+    /// Bytes of remembered dead ends.
+    pub memory: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            work: SEARCH_WORK,
+            memory: SEARCH_MEMORY,
+        }
+    }
+}
+
 /// Bytes one remembered dead end costs: its key, the allocation's header,
 /// and its share of the hash table.
 fn dead_end_bytes(key: &[u32]) -> usize {
@@ -385,6 +403,11 @@ fn dead_end_bytes(key: &[u32]) -> usize {
 /// Judges a position: r[board.verdict] with gravity, r[board.no-gravity]
 /// without.
 pub fn judge(p: &Position, z: usize, gravity: bool) -> Judgement {
+    judge_within(p, z, gravity, Bounds::default())
+}
+
+/// [`judge`] with the search bounded by `bounds`.
+pub fn judge_within(p: &Position, z: usize, gravity: bool, bounds: Bounds) -> Judgement {
     let invalid = |why: String| Judgement {
         verdict: Verdict::Invalid,
         why: Some(why),
@@ -393,8 +416,8 @@ pub fn judge(p: &Position, z: usize, gravity: bool) -> Judgement {
         verdict: Verdict::Undecided,
         why: Some(format!(
             "the search for a game reaching this position passed its bounds ({} million steps or {} MiB) before it found one or ruled them all out",
-            SEARCH_WORK / 1_000_000,
-            SEARCH_MEMORY >> 20
+            bounds.work / 1_000_000,
+            bounds.memory >> 20
         )),
     };
     let [a, b] = p.symbols;
@@ -433,7 +456,7 @@ pub fn judge(p: &Position, z: usize, gravity: bool) -> Judgement {
             "{a} has {nf} counters and {b} {ns}: the first player has as many as the second or one more"
         ));
     }
-    let mut work = Work::default();
+    let mut work = Work { done: 0, bounds };
     let winner = match (first_line, second_line) {
         (true, _) => Some(Side::First),
         (_, true) => Some(Side::Second),
@@ -508,9 +531,20 @@ fn breaks_every_line(lines: &[Line], cell: (usize, usize), z: usize) -> bool {
 }
 
 /// The search's budget, shared by the searches of one judgement.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Work {
     done: u64,
+    bounds: Bounds,
+}
+
+impl Work {
+    #[cfg(test)]
+    fn default_bounds() -> Work {
+        Work {
+            done: 0,
+            bounds: Bounds::default(),
+        }
+    }
 }
 
 /// Can the columns (bottom-up stacks) be built by alternating moves, the
@@ -527,8 +561,7 @@ struct Work {
 /// remains, and prunes a position when, for either player, the remaining
 /// counters cannot be given distinct slots between their earliest and
 /// latest (a relaxation of the problem: when it has no solution, neither
-/// does the problem). The search stops at [`SEARCH_WORK`] steps or
-/// [`SEARCH_MEMORY`] bytes of dead ends.
+/// does the problem). The search stops at the bounds of `work`.
 fn reachable(stacks: &[Vec<Side>], work: &mut Work) -> Option<bool> {
     let schedule = Schedule::new(stacks);
     if schedule.greedy(work) {
@@ -687,7 +720,7 @@ impl<'a> Schedule<'a> {
         loop {
             // Enter the position `heights`.
             work.done += width as u64;
-            if work.done > SEARCH_WORK || dead_bytes > SEARCH_MEMORY {
+            if work.done > work.bounds.work || dead_bytes > work.bounds.memory {
                 return None;
             }
             if placed == self.total {
@@ -941,7 +974,7 @@ mod tests {
             }
             let expected = plain(&stacks);
             assert_eq!(
-                reachable(&stacks, &mut Work::default()),
+                reachable(&stacks, &mut Work::default_bounds()),
                 Some(expected),
                 "{stacks:?}"
             );
@@ -1082,19 +1115,37 @@ pub fn judge_grid(
     empty: Option<char>,
     gravity: bool,
 ) -> Result<(Position, Judgement), BoardError> {
+    judge_grid_within(input, z, first, empty, gravity, Bounds::default())
+}
+
+/// [`judge_grid`] with each reading's search bounded by `bounds`.
+///
+/// # Errors
+/// As [`judge_grid`].
+pub fn judge_grid_within(
+    input: &[u8],
+    z: usize,
+    first: Option<char>,
+    empty: Option<char>,
+    gravity: bool,
+    bounds: Bounds,
+) -> Result<(Position, Judgement), BoardError> {
     let grid = parse_grid(input).map_err(BoardError::Grid)?;
     let p = position(&grid, empty, first).map_err(BoardError::Grid)?;
-    let verdict = judge(&p, z, gravity);
+    let verdict = judge_within(&p, z, gravity, bounds);
     if first.is_some() || p.count(Side::First) != p.count(Side::Second) || p.count(Side::First) == 0
     {
         return Ok((p, verdict));
     }
     let [a, b] = p.symbols;
     let swapped = position(&grid, empty, Some(b)).map_err(BoardError::Grid)?;
-    let other = judge(&swapped, z, gravity);
-    // Only a reading under which the position is valid counts.
+    let other = judge_within(&swapped, z, gravity, bounds);
+    // Only a reading under which the position is valid counts; an undecided
+    // reading leaves the answer undecided unless the other is the same.
     match (verdict.verdict, other.verdict) {
         (x, y) if x == y => Ok((p, verdict)),
+        (Verdict::Undecided, _) => Ok((p, verdict)),
+        (_, Verdict::Undecided) => Ok((swapped, other)),
         (_, Verdict::Invalid) => Ok((p, verdict)),
         (Verdict::Invalid, _) => Ok((swapped, other)),
         _ => Err(BoardError::AmbiguousFirst([a, b])),

@@ -95,6 +95,180 @@ pub enum Example {
         /// `file:line` of the block.
         at: String,
     },
+    /// A streamed input too large to write out, its code, and the resources
+    /// judging it may take (spec/resources.md).
+    Resource(Resource),
+    /// A game of the scale suite and the board memory it may take.
+    Scale {
+        /// Shape name (see `scale::Shape::name`).
+        shape: String,
+        /// Its length.
+        n: u64,
+        /// With lines one longer than it builds.
+        unwon: bool,
+        /// Its code.
+        expect: Code,
+        /// At most this many bytes of board per move (`board<=`).
+        board_per_move: Option<usize>,
+        /// `file:line` of the block.
+        at: String,
+    },
+}
+
+/// One part of a streamed input (see [`Resource`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// These bytes, `times` times (`None`: forever).
+    Repeat {
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// How many times.
+        times: Option<u64>,
+    },
+    /// The lines `step`, `2 * step`, ... `count * step`.
+    Multiples {
+        /// The first column.
+        step: u64,
+        /// How many.
+        count: u64,
+    },
+}
+
+/// A `resource` example: an input made of parts, and what judging it may take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// The input, part after part.
+    pub parts: Vec<Part>,
+    /// Its code.
+    pub expect: Code,
+    /// At most this many bytes held for a partial line (`held<=`).
+    pub held: Option<usize>,
+    /// At most this many bytes read (`read<=`), for endless inputs.
+    pub read: Option<u64>,
+    /// At most this many bytes of board per move (`board<=`).
+    pub board_per_move: Option<usize>,
+    /// Run `connectz` with this much address space, in KiB (`limit-kb=`).
+    pub limit_kb: Option<u64>,
+    /// `file:line` of the block.
+    pub at: String,
+}
+
+impl Resource {
+    /// The input as a reader: generated as it is read.
+    pub fn reader(&self) -> impl std::io::Read + use<> {
+        PartsReader {
+            parts: self.parts.clone(),
+            part: 0,
+            done: 0,
+            pending: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+struct PartsReader {
+    parts: Vec<Part>,
+    part: usize,
+    /// Repetitions or lines of the current part produced.
+    done: u64,
+    pending: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for PartsReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            if self.at == self.pending.len() {
+                self.pending.clear();
+                self.at = 0;
+                while self.pending.len() < 1 << 16 {
+                    let Some(part) = self.parts.get(self.part) else {
+                        break;
+                    };
+                    let more = match part {
+                        Part::Repeat { bytes, times } => {
+                            times.is_none_or(|t| self.done < t) && !bytes.is_empty()
+                        }
+                        Part::Multiples { count, .. } => self.done < *count,
+                    };
+                    if !more {
+                        self.part += 1;
+                        self.done = 0;
+                        continue;
+                    }
+                    match part {
+                        Part::Repeat { bytes, .. } => self.pending.extend_from_slice(bytes),
+                        Part::Multiples { step, .. } => {
+                            let line = u128::from(*step) * u128::from(self.done + 1);
+                            self.pending
+                                .extend_from_slice(format!("{line}\n").as_bytes());
+                        }
+                    }
+                    self.done += 1;
+                }
+                if self.pending.is_empty() {
+                    break;
+                }
+            }
+            let k = (self.pending.len() - self.at).min(buf.len() - n);
+            buf[n..n + k].copy_from_slice(&self.pending[self.at..self.at + k]);
+            self.at += k;
+            n += k;
+        }
+        Ok(n)
+    }
+}
+
+/// Parses the body of a `resource` block: one part per line, either a
+/// quoted string with `\n`-style escapes, optionally `* N` or `* forever`,
+/// or `multiples STEP COUNT`.
+fn resource_parts(body: &[&str]) -> Result<Vec<Part>, String> {
+    let mut parts = Vec::new();
+    for line in body {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("multiples ") {
+            let numbers: Vec<u64> = rest
+                .split_whitespace()
+                .map(|w| {
+                    w.replace('_', "")
+                        .parse()
+                        .map_err(|_| format!("bad number {w:?}"))
+                })
+                .collect::<Result<_, _>>()?;
+            let [step, count] = numbers[..] else {
+                return Err(format!("multiples takes STEP COUNT: {line:?}"));
+            };
+            parts.push(Part::Multiples { step, count });
+            continue;
+        }
+        let end = line
+            .rfind('"')
+            .filter(|&e| e > 0 && line.starts_with('"'))
+            .ok_or(format!("a part is a quoted string: {line:?}"))?;
+        let bytes = unescape(&line[1..end])?;
+        let times = match line[end + 1..].trim() {
+            "" => Some(1),
+            rest => {
+                let count = rest
+                    .strip_prefix('*')
+                    .map(str::trim)
+                    .ok_or(format!("after a string: * N or * forever: {line:?}"))?;
+                if count == "forever" {
+                    None
+                } else {
+                    Some(
+                        count
+                            .replace('_', "")
+                            .parse()
+                            .map_err(|_| format!("bad count {count:?}"))?,
+                    )
+                }
+            }
+        };
+        parts.push(Part::Repeat { bytes, times });
+    }
+    Ok(parts)
 }
 
 /// A clause of the spec.
@@ -164,14 +338,56 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
         let kind = words.next();
         if !matches!(
             kind,
-            Some("connectz" | "cli" | "board" | "rotate" | "solve")
+            Some("connectz" | "cli" | "board" | "rotate" | "solve" | "resource" | "scale")
         ) {
             continue;
         }
         let clause = clauses
             .last_mut()
             .ok_or(format!("{at}: example before any clause"))?;
-        let example = if kind == Some("solve") {
+        let flags_of = |words: std::str::SplitWhitespace<'_>| -> Vec<String> {
+            words.map(String::from).collect()
+        };
+        let example = if kind == Some("resource") || kind == Some("scale") {
+            let flags = flags_of(words);
+            let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
+            let number = |key: &str| -> Result<Option<u64>, String> {
+                flag(key)
+                    .map(|v| {
+                        v.replace('_', "")
+                            .parse()
+                            .map_err(|_| format!("{at}: bad {key}"))
+                    })
+                    .transpose()
+            };
+            let expect = flag("expect=")
+                .and_then(|n| n.parse().ok())
+                .and_then(Code::from_number)
+                .ok_or(format!("{at}: missing or bad expect="))?;
+            let board_per_move = number("board<=")?.map(|v| v as usize);
+            if kind == Some("scale") {
+                Example::Scale {
+                    shape: flag("shape=")
+                        .ok_or(format!("{at}: missing shape="))?
+                        .to_string(),
+                    n: number("n=")?.ok_or(format!("{at}: missing n="))?,
+                    unwon: flags.iter().any(|f| f == "unwon"),
+                    expect,
+                    board_per_move,
+                    at,
+                }
+            } else {
+                Example::Resource(Resource {
+                    parts: resource_parts(&body).map_err(|e| format!("{at}: {e}"))?,
+                    expect,
+                    held: number("held<=")?.map(|v| v as usize),
+                    read: number("read<=")?,
+                    board_per_move,
+                    limit_kb: number("limit-kb=")?,
+                    at,
+                })
+            }
+        } else if kind == Some("solve") {
             let flags: Vec<&str> = words.collect();
             let number = |key: &str, default: usize| -> Result<usize, String> {
                 flags
@@ -279,7 +495,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
     Ok(clauses)
 }
 
-/// `\r`, `\t`, `\xHH` and `\\`, as spec/README.md defines them.
+/// `\r`, `\n`, `\t`, `\xHH` and `\\`, as spec/README.md defines them.
 fn unescape(line: &str) -> Result<Vec<u8>, String> {
     let b = line.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -292,6 +508,7 @@ fn unescape(line: &str) -> Result<Vec<u8>, String> {
         }
         match b.get(i + 1) {
             Some(b'r') => out.push(b'\r'),
+            Some(b'n') => out.push(b'\n'),
             Some(b't') => out.push(b'\t'),
             Some(b'\\') => out.push(b'\\'),
             Some(b'x') => {

@@ -7,6 +7,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use connectz::arbitrary_game::ArbitraryGame;
 use connectz::generate::Rng;
 use connectz::oracle::differential;
+use connectz::targets;
 
 use crate::support::{files_below, root};
 
@@ -71,23 +72,49 @@ fn next_sequence(moves: &mut Vec<u64>, base: u64, max: usize) -> bool {
     true
 }
 
+/// Every fuzz target's body, by name.
+fn target(name: &str) -> fn(&[u8]) {
+    match name {
+        "parse" => targets::parse,
+        "step" => |data| {
+            if let Ok(game) = ArbitraryGame::arbitrary_take_rest(Unstructured::new(data)) {
+                targets::step(&game);
+            }
+        },
+        "board" => targets::board,
+        "rotate" => targets::rotate,
+        "solve" => targets::solve,
+        other => panic!("no fuzz target {other}"),
+    }
+}
+
+const TARGETS: [&str; 5] = ["parse", "step", "board", "rotate", "solve"];
+
+/// The targets on random bytes: what the fuzzer does, briefly, in every
+/// `cargo test`.
+#[test]
+fn fuzz_targets_hold_on_random_inputs() {
+    let mut rng = Rng::new(0xf022);
+    for name in TARGETS {
+        let run = target(name);
+        for _ in 0..3000 {
+            let len = rng.below(200) as usize;
+            let data: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            run(&data);
+        }
+    }
+}
+
 #[test]
 fn corpora_and_regressions_replay() {
     let mut replayed = 0;
-    for target in ["parse", "step"] {
-        let dir = root().join("fuzz/corpus").join(target);
+    for name in TARGETS {
+        let dir = root().join("fuzz/corpus").join(name);
+        let run = target(name);
         for path in files_below(&dir) {
             let data = fs::read(&path).unwrap();
-            let input = if target == "parse" {
-                data
-            } else {
-                match ArbitraryGame::arbitrary_take_rest(Unstructured::new(&data)) {
-                    Ok(game) => game.render(),
-                    Err(_) => continue,
-                }
-            };
-            differential(&input, &[1, 7, 4096])
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let caught = std::panic::catch_unwind(|| run(&data));
+            assert!(caught.is_ok(), "{}", path.display());
             replayed += 1;
         }
     }

@@ -215,3 +215,114 @@ fn impl_cases_name_impl_decisions() {
         );
     }
 }
+
+/// Judges a `resource` example's input in 64 KiB chunks: the report, the
+/// most bytes held for a partial line, and the bytes read.
+fn stream(resource: &connectz::spec::Resource) -> (connectz::Report, usize, u64) {
+    use std::io::Read;
+    let mut reader = resource.reader();
+    let mut judge = connectz::Judge::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    let (mut held, mut read) = (0, 0u64);
+    loop {
+        let n = reader.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        read += n as u64;
+        judge.feed(&buffer[..n]);
+        held = held.max(judge.buffered());
+        if judge.is_settled() {
+            break;
+        }
+    }
+    (judge.finish(), held, read)
+}
+
+fn board_per_move(report: &connectz::Report) -> usize {
+    report
+        .game
+        .as_ref()
+        .map_or(0, |g| g.board().heap_bytes() / (g.placed() as usize).max(1))
+}
+
+#[test]
+fn every_resource_and_scale_example_holds() {
+    use connectz::scale::{Scale, Shape};
+    use std::io::Read;
+    let mut ran = 0;
+    for clause in clauses().unwrap() {
+        for example in &clause.examples {
+            match example {
+                Example::Resource(r) if r.limit_kb.is_some() => {
+                    // Under an address-space limit: the binary, on a file.
+                    let dir = std::env::temp_dir()
+                        .join(format!("connectz-spec-{}-{ran}", std::process::id()));
+                    fs::create_dir_all(&dir).unwrap();
+                    let file = dir.join("input.txt");
+                    let mut bytes = Vec::new();
+                    r.reader().read_to_end(&mut bytes).unwrap();
+                    fs::write(&file, &bytes).unwrap();
+                    let out = Command::new("sh")
+                        .arg("-c")
+                        .arg(format!(
+                            "ulimit -v {}; exec \"$0\" \"$1\"",
+                            r.limit_kb.unwrap()
+                        ))
+                        .arg(env!("CARGO_BIN_EXE_connectz"))
+                        .arg(&file)
+                        .output()
+                        .unwrap();
+                    fs::remove_dir_all(&dir).unwrap();
+                    assert_eq!(
+                        String::from_utf8_lossy(&out.stdout),
+                        format!("{}\n", r.expect),
+                        "{} [{}]",
+                        r.at,
+                        clause.id
+                    );
+                }
+                Example::Resource(r) => {
+                    let (report, held, read) = stream(r);
+                    let at = format!("{} [{}]", r.at, clause.id);
+                    assert_eq!(report.code(), r.expect, "{at}: {}", report.verdict);
+                    if let Some(most) = r.held {
+                        assert!(held <= most, "{at}: held {held} bytes");
+                    }
+                    if let Some(most) = r.read {
+                        assert!(read <= most, "{at}: read {read} bytes");
+                    }
+                    if let Some(most) = r.board_per_move {
+                        let per = board_per_move(&report);
+                        assert!(per <= most, "{at}: {per} bytes of board per move");
+                    }
+                }
+                Example::Scale {
+                    shape,
+                    n,
+                    unwon,
+                    expect,
+                    board_per_move: most,
+                    at,
+                } => {
+                    let shape =
+                        Shape::from_name(shape).unwrap_or_else(|| panic!("{at}: no shape {shape}"));
+                    let mut scale = Scale::new(shape, *n);
+                    if *unwon {
+                        scale = scale.unwon();
+                    }
+                    assert_eq!(scale.expect(), *expect, "{at}: the example's code");
+                    let report = connectz::judge_reader(scale.reader());
+                    assert_eq!(report.code(), *expect, "{at} [{}]", clause.id);
+                    if let Some(most) = most {
+                        let per = board_per_move(&report);
+                        assert!(per <= *most, "{at}: {per} bytes of board per move");
+                    }
+                }
+                _ => continue,
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 10, "only {ran} resource examples found");
+}

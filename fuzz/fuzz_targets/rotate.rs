@@ -1,0 +1,12 @@
+//! Glue: the body is `connectz::targets::rotate` (see there for what it checks).
+#![no_main]
+
+use libfuzzer_sys::{Corpus, fuzz_target};
+
+fuzz_target!(|data: &[u8]| -> Corpus {
+    if data.len() > connectz::targets::MAX_LEN {
+        return Corpus::Reject;
+    }
+    connectz::targets::rotate(data);
+    Corpus::Keep
+});
