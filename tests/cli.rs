@@ -50,3 +50,12 @@ fn a_file_prints_its_code() {
         ("6\n".into(), String::new(), 0)
     );
 }
+
+#[test]
+fn endless_devices_get_eight_at_once() {
+    for device in ["/dev/zero", "/dev/full"] {
+        let start = std::time::Instant::now();
+        assert_eq!(run(&[device]), ("8\n".into(), String::new(), 0), "{device}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    }
+}

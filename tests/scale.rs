@@ -83,3 +83,21 @@ fn a_stack_of_65536_wins_however_long_the_file() {
     }
     assert_eq!(connectz::judge_bytes(&bytes).code().number(), 4);
 }
+
+/// 2 million random moves on a 65536 x 65536 frame with lines of 65536:
+/// each occupied column a stack of its own, bounded bytes per counter.
+#[test]
+fn a_wide_tall_frame_costs_bytes_per_counter() {
+    let mut rng = connectz::generate::Rng::new(3);
+    let mut bytes = b"65536 65536 65536\n".to_vec();
+    let moves = 2_000_000;
+    for _ in 0..moves {
+        bytes.extend_from_slice(format!("{}\n", 1 + rng.below(65536)).as_bytes());
+    }
+    let report = connectz::judge_bytes(&bytes);
+    assert_eq!(report.code().number(), 3);
+    let board = report.game.as_ref().unwrap().board();
+    assert_eq!(board.store_kind(), ("sparse", 16));
+    let per = board.heap_bytes() / moves;
+    assert!(per <= 32, "{per} bytes per counter");
+}
