@@ -164,14 +164,10 @@ impl Scale {
     }
 
     /// The file's bytes, generated as they are read.
-    pub fn reader(&self) -> ScaleReader {
-        let mut pending = self.header().into_bytes();
-        pending.push(b'\n');
-        ScaleReader {
-            columns: self.columns(),
-            pending,
-            at: 0,
-        }
+    pub fn reader(&self) -> impl Read + Send + use<> {
+        let mut header = self.header().into_bytes();
+        header.push(b'\n');
+        Generated::new(std::iter::once(header).chain(lines(self.columns())))
     }
 
     /// The whole file in memory (for small sizes).
@@ -208,29 +204,36 @@ fn staircase(n: u64) -> impl Iterator<Item = u128> {
     })
 }
 
-/// A [`Read`] that writes a generated game on demand.
-pub struct ScaleReader {
-    columns: Box<dyn Iterator<Item = u128> + Send>,
+/// A [`Read`] over bytes made on demand: each item of `chunks` is appended
+/// as the reader reaches it, so an input of any size costs a chunk of memory.
+pub struct Generated<I> {
+    chunks: I,
     pending: Vec<u8>,
     at: usize,
 }
 
-impl Read for ScaleReader {
+impl<I: Iterator<Item = Vec<u8>>> Generated<I> {
+    /// A reader of the concatenated chunks.
+    pub fn new(chunks: I) -> Generated<I> {
+        Generated {
+            chunks,
+            pending: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl<I: Iterator<Item = Vec<u8>>> Read for Generated<I> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut written = 0;
         while written < buf.len() {
             if self.at == self.pending.len() {
-                self.pending.clear();
-                self.at = 0;
-                // Refill with a batch of lines.
-                for column in self.columns.by_ref().take(4096) {
-                    self.pending
-                        .extend_from_slice(column.to_string().as_bytes());
-                    self.pending.push(b'\n');
-                }
-                if self.pending.is_empty() {
+                let Some(chunk) = self.chunks.next() else {
                     break;
-                }
+                };
+                self.pending = chunk;
+                self.at = 0;
+                continue;
             }
             let n = (self.pending.len() - self.at).min(buf.len() - written);
             buf[written..written + n].copy_from_slice(&self.pending[self.at..self.at + n]);
@@ -239,6 +242,54 @@ impl Read for ScaleReader {
         }
         Ok(written)
     }
+}
+
+/// The bytes of `columns`, one per line, in chunks of about 64 KiB.
+fn lines(columns: impl Iterator<Item = u128>) -> impl Iterator<Item = Vec<u8>> {
+    let mut columns = columns.peekable();
+    std::iter::from_fn(move || {
+        columns.peek()?;
+        let mut chunk = Vec::with_capacity(1 << 16);
+        for column in columns.by_ref().take(4096) {
+            chunk.extend_from_slice(column.to_string().as_bytes());
+            chunk.push(b'\n');
+        }
+        Some(chunk)
+    })
+}
+
+/// A reader of the input a spec `resource` example describes.
+pub fn resource_reader(parts: Vec<crate::spec::Part>) -> impl Read {
+    use crate::spec::Part;
+    let chunks = parts
+        .into_iter()
+        .flat_map(|part| -> Box<dyn Iterator<Item = Vec<u8>>> {
+            match part {
+                Part::Repeat { bytes, times } if bytes.is_empty() || times == Some(0) => {
+                    Box::new(std::iter::empty())
+                }
+                Part::Repeat { bytes, times } => {
+                    // Repeat in chunks of about 64 KiB.
+                    let per = (1 << 16) / bytes.len() + 1;
+                    let chunk = bytes.repeat(per);
+                    match times {
+                        None => Box::new(std::iter::repeat(chunk)),
+                        Some(t) => {
+                            let whole = t / per as u64;
+                            let rest = bytes.repeat((t % per as u64) as usize);
+                            Box::new(
+                                std::iter::repeat_n(chunk, whole as usize)
+                                    .chain(std::iter::once(rest)),
+                            )
+                        }
+                    }
+                }
+                Part::Multiples { step, count } => Box::new(lines(
+                    (1..=u128::from(count)).map(move |k| k * u128::from(step)),
+                )),
+            }
+        });
+    Generated::new(chunks)
 }
 
 /// The limits of the judge's representations that the scale suite brackets:

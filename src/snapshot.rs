@@ -804,43 +804,31 @@ mod tests {
         }
     }
 
-    /// Every position some legal game reaches, with its true verdict.
+    /// Every position some legal game reaches, with its true verdict (the
+    /// oracle plays every game and scans for lines itself).
     fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Side>>, Verdict> {
-        let mut truth = HashMap::new();
-        let mut frontier = vec![vec![Vec::new(); width]];
-        truth.insert(frontier[0].clone(), Verdict::FirstMoves);
-        while let Some(stacks) = frontier.pop() {
-            let placed: usize = stacks.iter().map(Vec::len).sum();
-            let side = if placed.is_multiple_of(2) {
-                Side::First
-            } else {
-                Side::Second
-            };
-            for c in 0..width {
-                if stacks[c].len() == height {
-                    continue;
-                }
-                let mut next = stacks.clone();
-                next[c].push(side);
-                if truth.contains_key(&next) {
-                    continue;
-                }
-                let p = from_stacks(&next, height);
-                let won = p.lines(z).iter().any(|l| l.side == side);
-                let verdict = match (won, side) {
-                    (true, Side::First) => Verdict::FirstWins,
-                    (true, Side::Second) => Verdict::SecondWins,
-                    _ if placed + 1 == width * height => Verdict::Draw,
-                    (false, Side::First) => Verdict::SecondMoves,
-                    (false, Side::Second) => Verdict::FirstMoves,
+        use crate::oracle::Standing;
+        crate::oracle::reachable_positions(width, height, z)
+            .into_iter()
+            .map(|(stacks, standing)| {
+                let stacks = stacks
+                    .into_iter()
+                    .map(|s| {
+                        s.into_iter()
+                            .map(|p| if p == 1 { Side::First } else { Side::Second })
+                            .collect()
+                    })
+                    .collect();
+                let verdict = match standing {
+                    Standing::FirstMoves => Verdict::FirstMoves,
+                    Standing::SecondMoves => Verdict::SecondMoves,
+                    Standing::FirstWins => Verdict::FirstWins,
+                    Standing::SecondWins => Verdict::SecondWins,
+                    Standing::Draw => Verdict::Draw,
                 };
-                truth.insert(next.clone(), verdict);
-                if !won {
-                    frontier.push(next);
-                }
-            }
-        }
-        truth
+                (stacks, verdict)
+            })
+            .collect()
     }
 
     /// All columns of up to `height` counters.

@@ -9,7 +9,7 @@
 //! | `step` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
 //! | `board` | a grid, as text or built from bytes | `cz board` never panics and answers within its bounds; on frames of up to 12 cells it agrees with every game played out |
 //! | `rotate` | a "Rotate" input, as text or built from bytes | no panic; on boards up to 7 x 7 the answer is that of turning, falling and scanning literally |
-//! | `solve` | positions, as text or built from bytes | no panic and bounded work; on frames up to 4 x 4 the solver's score is that of plain negamax |
+//! | `solve` | positions, as text or built from bytes | no panic and bounded work; on frames of up to 12 cells the solver's score is that of plain negamax |
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -207,8 +207,8 @@ fn solver() -> std::sync::MutexGuard<'static, Solver> {
 
 /// `solve`: the exact solver. An even first byte: the rest is `cz solve`'s
 /// input on the frame the byte picks (every first token a position; work
-/// bounded by a node budget). An odd one: a position on a frame up to 4 x 4
-/// built from the rest, whose score must be plain negamax's.
+/// bounded by a node budget). An odd one: a position on a frame of up to 12
+/// cells built from the rest, whose score must be plain negamax's.
 pub fn solve(data: &[u8]) {
     let [mode, w, h, z, rest @ ..] = data else {
         return;
@@ -224,17 +224,19 @@ pub fn solve(data: &[u8]) {
         }
         let text = String::from_utf8_lossy(rest);
         let mut solver = solver();
-        for line in text.lines().take(64) {
+        for line in text.lines().take(16) {
             if let Some(moves) = line.split_whitespace().next()
                 && let Ok(p) = Position::from_moves(shape, moves)
             {
                 solver.reset();
-                let _ = solver.solve_within(&p, false, 200_000);
+                let _ = solver.solve_within(&p, false, 20_000);
             }
         }
         return;
     }
-    let (width, height) = (1 + usize::from(*w) % 4, 1 + usize::from(*h) % 4);
+    // Frames of up to 12 cells: plain negamax stays fast.
+    let width = 1 + usize::from(*w) % 4;
+    let height = (1 + usize::from(*h) % 4).min(12 / width);
     let z = 1 + usize::from(*z) % 4;
     let moves: Vec<usize> = rest
         .iter()

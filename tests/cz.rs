@@ -5,7 +5,7 @@ use std::process::Output;
 
 use connectz::judge_bytes;
 
-use crate::support::run_cz;
+use crate::support::{run_cz, run_cz_within};
 
 fn cz(args: &[&str]) -> Output {
     run_cz(args, b"")
@@ -375,31 +375,6 @@ fn an_interrupted_check_leaves_nothing_behind() {
     assert_eq!(left, Vec::<String>::new());
 }
 
-/// Runs cz with a deadline; `None` when it did not finish in time.
-fn cz_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<Output> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    while std::time::Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            return Some(child.wait_with_output().unwrap());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
-
 #[test]
 fn solve_and_play_take_any_frame_promptly() {
     // Lines longer than the frame: every position a draw, at once.
@@ -407,26 +382,26 @@ fn solve_and_play_take_any_frame_promptly() {
         &["solve", "--connect", "1000000000000"][..],
         &["solve", "--width", "4", "--height", "12", "--connect", "13"],
     ] {
-        let out = cz_within(args, b"1\n", 20).expect("cz solve answers");
+        let out = run_cz_within(args, b"1\n", 20).expect("cz solve answers");
         assert_eq!(stdout(&out), "1 0\n", "{args:?}");
     }
-    let out = cz_within(
+    let out = run_cz_within(
         &["solve", "--width", "4", "--height", "4611686018427387903"],
         b"1\n",
         20,
     )
     .expect("cz solve answers");
     assert_eq!(out.status.code(), Some(2));
-    let out = cz_within(&["play", "--connect", "1000000000000"], b"1\n", 20).expect("cz play");
+    let out = run_cz_within(&["play", "--connect", "1000000000000"], b"1\n", 20).expect("cz play");
     assert!(out.status.success() && stdout(&out).contains("engine plays"));
-    let out = cz_within(
+    let out = run_cz_within(
         &["play", "--width", "9223372036854775808", "--height", "1"],
         b"1\n",
         20,
     )
     .expect("cz play answers");
     assert_eq!(out.status.code(), Some(2));
-    let out = cz_within(
+    let out = run_cz_within(
         &[
             "play",
             "--width",
@@ -446,7 +421,7 @@ fn solve_and_play_take_any_frame_promptly() {
 #[test]
 fn gen_refuses_what_cannot_be_written_and_makes_large_games_fast() {
     for size in ["1000000000000", "18446744073709551615"] {
-        let out = cz_within(
+        let out = run_cz_within(
             &[
                 "gen",
                 "--workload",
@@ -464,7 +439,7 @@ fn gen_refuses_what_cannot_be_written_and_makes_large_games_fast() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("at most"));
     }
     let file = std::env::temp_dir().join(format!("cz-gen-{}.txt", std::process::id()));
-    let out = cz_within(
+    let out = run_cz_within(
         &[
             "gen",
             "--code",
@@ -489,7 +464,7 @@ fn gen_refuses_what_cannot_be_written_and_makes_large_games_fast() {
 
 #[test]
 fn batch_walks_proc_self_without_blocking() {
-    let out = cz_within(&["batch", "/proc/self"], b"", 60).expect("cz batch /proc/self ends");
+    let out = run_cz_within(&["batch", "/proc/self"], b"", 60).expect("cz batch /proc/self ends");
     assert!(out.status.success());
     assert!(stdout(&out).contains(" files\n"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("skipped"));

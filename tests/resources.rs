@@ -169,22 +169,28 @@ fn least_time(mut f: impl FnMut()) -> Duration {
         .unwrap()
 }
 
+/// How many times as long judging `b` takes as judging `a` (the least of
+/// three runs each, in one run of the test).
+fn time_ratio(a: &[u8], b: &[u8]) -> f64 {
+    let ta = least_time(|| {
+        judge_reader(a);
+    });
+    let tb = least_time(|| {
+        judge_reader(b);
+    });
+    tb.as_secs_f64() / ta.as_secs_f64().max(1e-6)
+}
+
 /// Linear work, asserted by comparing n with 8n in one run: a linear judge
 /// takes about 8 times as long, a quadratic one 64 times.
 fn assert_linear(name: &str, make: impl Fn(usize) -> Vec<u8>, n: usize) {
     let (small, large) = (make(n), make(8 * n));
     let expect = connectz::judge_bytes(&small).code();
     assert_eq!(connectz::judge_bytes(&large).code(), expect, "{name}");
-    let t1 = least_time(|| {
-        judge_reader(&small[..]);
-    });
-    let t8 = least_time(|| {
-        judge_reader(&large[..]);
-    });
-    let ratio = t8.as_secs_f64() / t1.as_secs_f64().max(1e-6);
+    let ratio = time_ratio(&small, &large);
     assert!(
         ratio < 24.0,
-        "{name}: 8n took {ratio:.1} times as long as n ({t1:?}, {t8:?})"
+        "{name}: 8n took {ratio:.1} times as long as n"
     );
 }
 
@@ -251,14 +257,7 @@ fn columns_built_to_collide_cost_what_others_cost() {
         }
         v
     };
-    let built = colliding(200_000, 0);
-    let t_random = least_time(|| {
-        judge_reader(&random[..]);
-    });
-    let t_built = least_time(|| {
-        judge_reader(&built[..]);
-    });
-    let ratio = t_built.as_secs_f64() / t_random.as_secs_f64().max(1e-6);
+    let ratio = time_ratio(&random, &colliding(200_000, 0));
     assert!(
         ratio < 4.0,
         "colliding columns took {ratio:.1} times as long as random ones"

@@ -220,7 +220,7 @@ fn impl_cases_name_impl_decisions() {
 /// most bytes held for a partial line, and the bytes read.
 fn stream(resource: &connectz::spec::Resource) -> (connectz::Report, usize, u64) {
     use std::io::Read;
-    let mut reader = resource.reader();
+    let mut reader = connectz::scale::resource_reader(resource.parts.clone());
     let mut judge = connectz::Judge::new();
     let mut buffer = vec![0u8; 1 << 20];
     let (mut held, mut read) = (0, 0u64);
@@ -261,7 +261,9 @@ fn every_resource_and_scale_example_holds() {
                     fs::create_dir_all(&dir).unwrap();
                     let file = dir.join("input.txt");
                     let mut bytes = Vec::new();
-                    r.reader().read_to_end(&mut bytes).unwrap();
+                    connectz::scale::resource_reader(r.parts.clone())
+                        .read_to_end(&mut bytes)
+                        .unwrap();
                     fs::write(&file, &bytes).unwrap();
                     let out = Command::new("sh")
                         .arg("-c")
