@@ -298,14 +298,19 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
     }
 }
 
-/// The game after `moves`, as the judge sees it.
+/// The game after `moves`, as the judge sees it, every counter kept (the
+/// board is drawn after the game is won, too).
 pub fn replay(shape: Shape, moves: &[usize]) -> Game {
     let header = Header {
         x: Nat::from(shape.width as u64),
         y: Nat::from(shape.height as u64),
         z: Nat::from(shape.z as u64),
     };
-    let mut game = Game::new(&header, Keep::default());
+    let keep = Keep {
+        board: true,
+        ..Keep::default()
+    };
+    let mut game = Game::new(&header, keep);
     for &m in moves {
         game.play(&Nat::from(m as u64 + 1));
     }

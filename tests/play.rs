@@ -81,6 +81,9 @@ fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
         &"1\n".repeat(20),
     );
     assert!(out.contains("game over: the engine wins"), "{out}");
+    // The final board is drawn with its counters, the winning run in capitals.
+    let last_board = &out[out.rfind("engine plays").unwrap()..];
+    assert_eq!(last_board.matches('X').count(), 3, "{out}");
     assert!(out.contains("engine plays 3 (exact: wins"), "{out}");
     assert_eq!(judge_bytes(&saved.unwrap()).code().number(), 1);
 }
