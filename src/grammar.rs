@@ -156,6 +156,17 @@ pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
 /// # Errors
 /// The first fault in the line, by byte position.
 pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
+    move_digits(line).map(Nat::from_ascii_digits)
+}
+
+/// Checks a move line (without its terminator) as [`parse_move`] does and
+/// returns its digits, leading zeros included, without making the number:
+/// for a caller that can tell from their count alone that the column is
+/// past the frame.
+///
+/// # Errors
+/// As [`parse_move`].
+pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
     check_line(line)?;
     let (_, column) = move_field(line).map_err(|e| match e {
         nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
@@ -163,7 +174,8 @@ pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
             column: line.len() + 1,
         },
     })?;
-    positive(line, column)
+    positive(line, column)?;
+    Ok(column)
 }
 
 /// How far a line has got through the grammar, byte by byte: enough to say,

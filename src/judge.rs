@@ -10,7 +10,7 @@ use memchr::memchr;
 
 use crate::board::{Player, Storage, WinLine};
 use crate::game::{Effect, Game, Keep, step};
-use crate::grammar::{FormatFault, Header, parse_header, parse_move};
+use crate::grammar::{FormatFault, Header, move_digits, parse_header};
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
 use crate::rules::winnable;
@@ -500,6 +500,8 @@ impl Judge {
         }
         self.partial = partial;
         self.partial.clear();
+        // A long line's memory is not kept for the lines after it.
+        self.partial.shrink();
     }
 
     /// Skips whole lines that conform and can change nothing but a bound
@@ -635,8 +637,8 @@ impl Judge {
             }
             return;
         }
-        let column = match parse_move(content) {
-            Ok(column) => column,
+        let digits = match move_digits(content) {
+            Ok(digits) => digits,
             Err(fault) => {
                 return self.record(Finding::Format {
                     line: number,
@@ -645,6 +647,20 @@ impl Judge {
             }
         };
         self.last_move = number;
+        if self.watch == Watch::Format || self.watch == Watch::Nothing {
+            return;
+        }
+        // r[decision.big-numbers]: a column with more significant digits than
+        // X is past the frame whatever they are; only its first are kept.
+        let zeros = digits.iter().take_while(|&&d| d == b'0').count();
+        if self.header.is_some() && digits.len() - zeros > self.x_digits {
+            let shown = &digits[zeros..(zeros + SHOWN_DIGITS + 1).min(digits.len())];
+            return self.record(Finding::OffFrame {
+                line: number,
+                column: Nat::from_ascii_digits(shown),
+            });
+        }
+        let column = Nat::from_ascii_digits(digits);
         match self.watch {
             Watch::Play => self.play(number, column),
             Watch::Columns => {

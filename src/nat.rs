@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 /// A natural number (zero included) of any size.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -16,8 +17,10 @@ pub struct Nat(Repr);
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Repr {
     Small(u64),
-    /// ASCII digits without leading zeros, always greater than `u64::MAX`.
-    Big(Box<[u8]>),
+    /// ASCII digits without leading zeros, always greater than `u64::MAX`;
+    /// shared, so that a frame's X, held by the header, the game and the
+    /// board, is held once.
+    Big(Arc<[u8]>),
 }
 
 impl Nat {

@@ -101,6 +101,12 @@ impl Partial {
         self.discard = false;
     }
 
+    /// Gives back memory beyond a small buffer, once a long line is over.
+    pub(crate) fn shrink(&mut self) {
+        self.bytes.shrink_to(1 << 16);
+        self.drops.shrink_to(4);
+    }
+
     /// The bytes kept, for the grammar.
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bytes
