@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arbitrary::{Arbitrary, Unstructured};
-use connectz::arbitrary_game::ArbitraryGame;
-use connectz::generate::{Rng, Workload, workload};
+use connectz_testkit::arbitrary::{Arbitrary, Unstructured};
+use connectz_testkit::arbitrary_game::ArbitraryGame;
+use connectz_testkit::generate::{Workload, workload};
+use connectz_testkit::rng::Rng;
 
 struct Shape {
     name: &'static str,
@@ -128,7 +129,7 @@ struct Input {
 }
 
 fn scale_input(shape: Shape2, n: u64, unwon: bool) -> Input {
-    let mut scale = connectz::scale::Scale::new(shape, n);
+    let mut scale = connectz_testkit::scale::Scale::new(shape, n);
     if unwon {
         scale = scale.unwon();
     }
@@ -139,7 +140,7 @@ fn scale_input(shape: Shape2, n: u64, unwon: bool) -> Input {
     }
 }
 
-type Shape2 = connectz::scale::Shape;
+type Shape2 = connectz_testkit::scale::Shape;
 
 /// Columns that collide in a hash table keyed by the column's low bits.
 fn colliding(n: u64, random: bool) -> Input {

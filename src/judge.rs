@@ -1,325 +1,16 @@
-//! The judge: reads a file in chunks, folds [`step`] over its moves and
-//! applies the precedence of spec/codes.md in one place, [`decide`].
-
-use std::fmt;
-use std::fs::File;
-use std::io::{self, Read};
-use std::path::Path;
+//! The streaming judge: reads a file in chunks of any size, folds [`step`]
+//! over its moves and keeps the findings; [`decide`] chooses the verdict.
 
 use memchr::memchr;
 
-use crate::board::{Player, Storage, WinLine};
-use crate::game::{Effect, Game, Keep, step};
+use crate::board::Storage;
+use crate::game::{Effect, Game, Keep};
 use crate::grammar::{FormatFault, Header, move_digits, parse_header};
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
 use crate::rules::winnable;
-
-/// The code a checker prints (r[code.table]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Code {
-    /// 0: the frame filled with no line.
-    Draw,
-    /// 1: player 1 completed a line.
-    WinOne,
-    /// 2: player 2 completed a line.
-    WinTwo,
-    /// 3: no line, frame not full.
-    Incomplete,
-    /// 4: a move after a line was completed.
-    IllegalContinue,
-    /// 5: a move into a full column.
-    IllegalRow,
-    /// 6: a column greater than X.
-    IllegalColumn,
-    /// 7: a frame on which no line can ever be completed.
-    IllegalGame,
-    /// 8: the file does not conform to the format.
-    InvalidFile,
-    /// 9: the file cannot be opened or read.
-    FileError,
-}
-
-impl Code {
-    /// All codes, 0 to 9.
-    pub const ALL: [Code; 10] = [
-        Code::Draw,
-        Code::WinOne,
-        Code::WinTwo,
-        Code::Incomplete,
-        Code::IllegalContinue,
-        Code::IllegalRow,
-        Code::IllegalColumn,
-        Code::IllegalGame,
-        Code::InvalidFile,
-        Code::FileError,
-    ];
-
-    /// The digit printed.
-    pub fn number(self) -> u8 {
-        self as u8
-    }
-
-    /// The code for a digit 0 to 9.
-    pub fn from_number(n: u8) -> Option<Code> {
-        Code::ALL.get(usize::from(n)).copied()
-    }
-
-    /// The brief's name for it.
-    pub fn name(self) -> &'static str {
-        [
-            "draw",
-            "win for player 1",
-            "win for player 2",
-            "incomplete",
-            "illegal continue",
-            "illegal row",
-            "illegal column",
-            "illegal game",
-            "invalid file",
-            "file error",
-        ][self as usize]
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.number())
-    }
-}
-
-/// Something the judge established about the file, with where it happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finding {
-    /// The file could not be opened or read (r[code.io]).
-    Unreadable {
-        /// The operating system's words.
-        error: String,
-    },
-    /// The file breaks the format at this line (r[format.file] and below).
-    Format {
-        /// 1-based line.
-        line: u64,
-        /// What is wrong.
-        fault: FormatFault,
-    },
-    /// No line can ever be completed on the frame (r[rule.winnable]).
-    Unwinnable,
-    /// The game needed more memory than the judge could get, at this line
-    /// (r[decision.out-of-memory]): only a format fault or a column outside
-    /// the frame can still decide the code; otherwise it is 9.
-    Exhausted {
-        /// 1-based line.
-        line: u64,
-    },
-    /// A column greater than X (r[rule.column-range]).
-    OffFrame {
-        /// 1-based line.
-        line: u64,
-        /// The column asked for; of a longer one, its first
-        /// [`SHOWN_DIGITS`] + 1 digits (r[decision.big-numbers]).
-        column: Nat,
-    },
-    /// A move into a full column (r[rule.column-full]).
-    ColumnFull {
-        /// 1-based line.
-        line: u64,
-        /// The full column.
-        column: Nat,
-    },
-    /// A move after a line was completed (r[rule.after-win]).
-    AfterLine {
-        /// 1-based line.
-        line: u64,
-    },
-    /// A line was completed (r[rule.line]).
-    Line {
-        /// 1-based line of the completing move.
-        line: u64,
-        /// The line.
-        win: WinLine,
-    },
-    /// The frame filled with no line (r[rule.end]).
-    Full {
-        /// 1-based line of the last move.
-        line: u64,
-    },
-    /// Moves ran out with no line and room left (r[rule.end]).
-    Unfinished {
-        /// 1-based last line.
-        line: u64,
-    },
-}
-
-impl Finding {
-    /// The code this finding gives when it decides the verdict.
-    pub fn code(&self) -> Code {
-        match self {
-            Finding::Unreadable { .. } => Code::FileError,
-            Finding::Format { .. } => Code::InvalidFile,
-            Finding::Unwinnable => Code::IllegalGame,
-            Finding::Exhausted { .. } => Code::FileError,
-            Finding::OffFrame { .. } => Code::IllegalColumn,
-            Finding::ColumnFull { .. } => Code::IllegalRow,
-            Finding::AfterLine { .. } => Code::IllegalContinue,
-            Finding::Line { win, .. } => match win.player {
-                Player::One => Code::WinOne,
-                Player::Two => Code::WinTwo,
-            },
-            Finding::Full { .. } => Code::Draw,
-            Finding::Unfinished { .. } => Code::Incomplete,
-        }
-    }
-
-    /// The spec clause behind it.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            Finding::Unreadable { .. } => "code.io",
-            Finding::Format { line, fault } => match fault {
-                FormatFault::EmptyFile => "format.file",
-                FormatFault::EmptyLine => "format.empty-line",
-                FormatFault::LoneCarriageReturn { .. } => "format.eol",
-                FormatFault::Zero { .. } => "format.positive",
-                FormatFault::UnexpectedByte { .. } | FormatFault::UnexpectedEnd { .. } => {
-                    if *line == 1 {
-                        "format.header"
-                    } else {
-                        "format.move"
-                    }
-                }
-            },
-            Finding::Unwinnable => "rule.winnable",
-            Finding::Exhausted { .. } => "decision.out-of-memory",
-            Finding::OffFrame { .. } => "rule.column-range",
-            Finding::ColumnFull { .. } => "rule.column-full",
-            Finding::AfterLine { .. } => "rule.after-win",
-            Finding::Line { .. } => "rule.line",
-            Finding::Full { .. } | Finding::Unfinished { .. } => "rule.end",
-        }
-    }
-
-    /// The 1-based line it happened on, if it belongs to one.
-    pub fn line(&self) -> Option<u64> {
-        match self {
-            Finding::Unreadable { .. } => None,
-            Finding::Unwinnable => Some(1),
-            Finding::Format { line, .. }
-            | Finding::Exhausted { line }
-            | Finding::OffFrame { line, .. }
-            | Finding::ColumnFull { line, .. }
-            | Finding::AfterLine { line }
-            | Finding::Line { line, .. }
-            | Finding::Full { line }
-            | Finding::Unfinished { line } => Some(*line),
-        }
-    }
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Finding::Unreadable { error } => write!(f, "cannot read the file: {error}"),
-            Finding::Format { line, fault } => write!(f, "line {line}: {fault}"),
-            Finding::Unwinnable => write!(
-                f,
-                "line 1: no line of that length can ever be completed on this frame"
-            ),
-            Finding::Exhausted { line } => write!(
-                f,
-                "line {line}: the game needs more memory than the judge could get"
-            ),
-            Finding::OffFrame { line, column } if column.digit_count() > SHOWN_DIGITS => write!(
-                f,
-                "line {line}: column {}... (more than {SHOWN_DIGITS} digits) is outside the frame",
-                column.leading(SHOWN_DIGITS)
-            ),
-            Finding::OffFrame { line, column } => {
-                write!(f, "line {line}: column {column} is outside the frame")
-            }
-            Finding::ColumnFull { line, column } => {
-                write!(f, "line {line}: column {column} is already full")
-            }
-            Finding::AfterLine { line } => write!(f, "line {line}: move after the game was won"),
-            Finding::Line { line, win } => write!(
-                f,
-                "line {line}: player {} completes a line of {} ({} from column {}, row {})",
-                win.player.number(),
-                win.length,
-                win.direction,
-                win.column,
-                win.row
-            ),
-            Finding::Full { line } => write!(f, "line {line}: the frame is full with no line"),
-            Finding::Unfinished { line } => {
-                write!(f, "line {line}: moves end with no line and room left")
-            }
-        }
-    }
-}
-
-/// r[code.precedence], r[decision.precedence]: the one place that decides
-/// between findings.
-/// 9 > 8 > 7 > 6 > 5 > 4 > the result of play (1, 2, 0 or 3); among findings
-/// of the same code the first in the file stands. A game the judge could not
-/// hold in memory (r[decision.out-of-memory]) ranks between 6 and 5: a format
-/// fault or a column outside the frame still decides, nothing else can.
-pub fn decide<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Option<&'a Finding> {
-    let mut best: Option<&Finding> = None;
-    for finding in findings {
-        if best.is_none_or(|b| rank(finding) > rank(b)) {
-            best = Some(finding);
-        }
-    }
-    best
-}
-
-fn rank(finding: &Finding) -> u8 {
-    match finding {
-        Finding::Unreadable { .. } => 7,
-        Finding::Format { .. } => 6,
-        Finding::Unwinnable => 5,
-        Finding::OffFrame { .. } => 4,
-        Finding::Exhausted { .. } => 3,
-        Finding::ColumnFull { .. } => 2,
-        Finding::AfterLine { .. } => 1,
-        Finding::Line { .. } | Finding::Full { .. } | Finding::Unfinished { .. } => 0,
-    }
-}
-
-/// What later lines can still change, given the strongest finding so far
-/// (derived from [`rank`], so it cannot disagree with [`decide`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Watch {
-    /// Everything: play every move.
-    Play,
-    /// Only format faults and columns outside the frame.
-    Columns,
-    /// Only format faults.
-    Format,
-    /// Nothing: the verdict is final.
-    Nothing,
-}
-
-fn watch(strongest: &Finding) -> Watch {
-    let r = rank(strongest);
-    if r >= rank(&Finding::Format {
-        line: 0,
-        fault: FormatFault::EmptyFile,
-    }) {
-        Watch::Nothing
-    } else if r >= rank(&Finding::Unwinnable) {
-        Watch::Format
-    } else if r
-        >= rank(&Finding::ColumnFull {
-            line: 0,
-            column: Nat::ZERO,
-        })
-    {
-        Watch::Columns
-    } else {
-        Watch::Play
-    }
-}
+use crate::scan::{BATCH, SKIM_BLOCK, count_line_feeds, plain_block, plain_move, skim_lines};
+use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
 
 /// The judge's verdict with the evidence behind it.
 #[derive(Clone, Debug)]
@@ -361,7 +52,8 @@ pub struct Judge {
     game: Option<Game>,
     faults: Vec<Finding>,
     watch: Watch,
-    line_found: Option<Finding>,
+    /// The game's first winning run, as a finding.
+    won: Option<Finding>,
     last_move: u64,
 }
 
@@ -390,7 +82,7 @@ impl Judge {
             game: None,
             faults: Vec::new(),
             watch: Watch::Play,
-            line_found: None,
+            won: None,
             last_move: 0,
         }
     }
@@ -445,7 +137,7 @@ impl Judge {
         while !rest.is_empty() && !self.is_settled() {
             if self.lines > 0 {
                 let (bytes, lines) = match self.watch {
-                    Watch::Play => self.play_plain(rest),
+                    Watch::Play => self.place_plain(rest),
                     _ => self.skim(rest),
                 };
                 rest = &rest[bytes..];
@@ -558,7 +250,7 @@ impl Judge {
     /// while every move still matters; stops at the first line it cannot
     /// vouch for, or once a fault changes what must be watched. Returns the
     /// bytes and lines consumed.
-    fn play_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
+    fn place_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
         let mut start = 0;
         let mut lines = 0;
         let mut batch = [(0u64, 0usize); BATCH];
@@ -588,7 +280,7 @@ impl Judge {
                 lines += 1;
                 let number = self.lines + lines;
                 self.last_move = number;
-                self.play(number, Nat::from(column));
+                self.place(number, Nat::from(column));
                 start = end;
             }
             if parsed < BATCH {
@@ -662,7 +354,7 @@ impl Judge {
         }
         let column = Nat::from_ascii_digits(digits);
         match self.watch {
-            Watch::Play => self.play(number, column),
+            Watch::Play => self.place(number, column),
             Watch::Columns => {
                 if self.header.as_ref().is_some_and(|h| column > h.x) {
                     self.record(Finding::OffFrame {
@@ -685,14 +377,14 @@ impl Judge {
         self.header = Some(header);
     }
 
+    /// Places the move of line `number` in the game (r[rule.gravity]) and
+    /// records what it did.
     #[inline]
-    fn play(&mut self, number: u64, column: Nat) {
-        let Some(game) = self.game.take() else {
+    fn place(&mut self, number: u64, column: Nat) {
+        let Some(game) = &mut self.game else {
             return;
         };
-        let (game, effect) = step(game, &column);
-        self.game = Some(game);
-        match effect {
+        match game.place(&column) {
             Effect::OffFrame => self.record(Finding::OffFrame {
                 line: number,
                 column: column.leading(SHOWN_DIGITS + 1),
@@ -708,19 +400,12 @@ impl Judge {
                 self.record(Finding::Exhausted { line: number });
             }
             Effect::Placed {
-                after_line: true, ..
-            } => self.record(Finding::AfterLine { line: number }),
-            Effect::Placed {
-                completes: true, ..
-            } => {
-                if let Some(win) = self.game.as_ref().and_then(Game::line) {
-                    self.line_found = Some(Finding::Line {
-                        line: number,
-                        win: win.clone(),
-                    });
-                }
-            }
+                after_win: true, ..
+            } => self.record(Finding::AfterWin { line: number }),
             Effect::Placed { .. } => {}
+            Effect::Won { run, .. } => {
+                self.won = Some(Finding::Won { line: number, run });
+            }
         }
     }
 
@@ -739,7 +424,7 @@ impl Judge {
         // r[rule.end]: the result of play when no fault outranks it; a line
         // wins even on the last cell (r[decision.win-on-last-cell]), and a
         // header alone is unfinished (r[decision.header-only]).
-        let result = match (&self.line_found, &self.game) {
+        let result = match (&self.won, &self.game) {
             (Some(line), _) => Some(line.clone()),
             (None, Some(game)) if game.is_full() => Some(Finding::Full {
                 line: self.last_move,
@@ -765,189 +450,5 @@ impl Judge {
             header: self.header,
             game: self.game,
         }
-    }
-}
-
-/// Judges `bytes` fed in chunks of the given sizes (cycling; 0 counts as 1):
-/// the verdict must not depend on how the input is cut.
-pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
-    let mut judge = Judge::new();
-    let mut rest = bytes;
-    for &size in sizes.iter().cycle() {
-        if rest.is_empty() || judge.is_settled() {
-            break;
-        }
-        let n = size.clamp(1, rest.len());
-        judge.feed(&rest[..n]);
-        rest = &rest[n..];
-    }
-    judge.finish()
-}
-
-/// Moves parsed ahead by [`Judge::play_plain`].
-const BATCH: usize = 16;
-
-/// Bytes tested at once by the fast path.
-const SKIM_BLOCK: usize = 4096;
-
-/// True when every line ending in `block` surely conforms: only digits and
-/// LFs, every LF preceded by a digit 1 to `max_digit` (so no empty line and no
-/// line of zeros), and with `single_digit`, every nonzero digit followed by
-/// an LF (so each line's value is its last digit, at most `max_digit`).
-/// `prev` is the byte before the block (LF at the start of a line).
-fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> bool {
-    let pair_is_bad = |p: u8, b: u8| -> u8 {
-        let digit = b.wrapping_sub(b'0') < 10;
-        let lf = b == b'\n';
-        let p_nonzero = p.wrapping_sub(b'1') < 9;
-        let p_allowed = p.wrapping_sub(b'1') < max_digit - b'0';
-        u8::from(!(digit | lf) | (lf & !p_allowed) | (single_digit & p_nonzero & !lf))
-    };
-    let Some(&first) = block.first() else {
-        return true;
-    };
-    // Separate slices (not a chained iterator) so the loop vectorises.
-    let bad = block[..block.len() - 1]
-        .iter()
-        .zip(&block[1..])
-        .fold(pair_is_bad(prev, first), |bad, (&p, &b)| {
-            bad | pair_is_bad(p, b)
-        });
-    bad == 0
-}
-
-/// Line feeds in `bytes`, counted in byte lanes so the loop vectorises.
-fn count_line_feeds(bytes: &[u8]) -> u64 {
-    bytes
-        .chunks(255)
-        .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
-            u64::from(n)
-        })
-        .sum()
-}
-
-/// The common move line, recognised without the full grammar: 1 to 19
-/// digits (so the value cannot wrap) with a value above zero, then LF or
-/// CRLF. Returns the value and the index past the terminator. Anything else,
-/// including a line cut by the end of `bytes`, is `None` and left to the
-/// grammar (r[format.move]).
-#[inline]
-fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
-    // Twenty bytes at most: 19 digits and the terminator.
-    let limit = bytes.len().min(start.saturating_add(20));
-    let mut i = start;
-    let mut value: u64 = 0;
-    while i < limit {
-        let d = bytes[i].wrapping_sub(b'0');
-        if d >= 10 {
-            break;
-        }
-        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
-        i += 1;
-    }
-    let digits = i - start;
-    if digits == 0 || digits > 19 || value == 0 {
-        return None;
-    }
-    match (bytes.get(i), bytes.get(i + 1)) {
-        (Some(b'\n'), _) => Some((value, i + 1)),
-        (Some(b'\r'), Some(b'\n')) => Some((value, i + 2)),
-        _ => None,
-    }
-}
-
-/// Line by line: skips plain move lines with value at most `limit` that
-/// start before `stop`. Returns bytes and lines.
-fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
-    let mut start = 0;
-    let mut lines = 0;
-    while start < stop {
-        match plain_move(bytes, start) {
-            Some((value, end)) if value <= limit => {
-                lines += 1;
-                start = end;
-            }
-            _ => break,
-        }
-    }
-    (start, lines)
-}
-
-/// Judges a whole file held in memory.
-pub fn judge_bytes(bytes: &[u8]) -> Report {
-    judge_bytes_with(bytes, Judge::new())
-}
-
-/// [`judge_bytes`] with a judge of the caller's making.
-pub fn judge_bytes_with(bytes: &[u8], mut judge: Judge) -> Report {
-    judge.feed(bytes);
-    judge.finish()
-}
-
-/// A column outside the frame is shown by at most this many digits (and is
-/// kept by one more, to tell that it was longer).
-pub const SHOWN_DIGITS: usize = 40;
-
-/// Chunk size for reading files.
-const CHUNK: usize = 1 << 20;
-
-/// Judges everything `reader` yields, read in chunks, until the verdict is
-/// settled (r[resource.settled]): an endless reader gets its verdict once a
-/// format fault is seen. A read error is code 9 (r[code.io]).
-pub fn judge_reader(reader: impl Read) -> Report {
-    judge_reader_with(reader, Judge::new())
-}
-
-/// [`judge_reader`] with a judge of the caller's making.
-pub fn judge_reader_with(mut reader: impl Read, mut judge: Judge) -> Report {
-    // A large buffer when memory allows, else a small one on the stack:
-    // never an abort for want of a megabyte.
-    let mut heap = Vec::new();
-    let mut stack = [0u8; 4096];
-    let buffer: &mut [u8] = if heap.try_reserve_exact(CHUNK).is_ok() {
-        heap.resize(CHUNK, 0);
-        &mut heap
-    } else {
-        &mut stack
-    };
-    loop {
-        match reader.read(buffer) {
-            Ok(0) => return judge.finish(),
-            Ok(n) => {
-                judge.feed(&buffer[..n]);
-                if judge.is_settled() {
-                    return judge.finish();
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return unreadable(&e),
-        }
-    }
-}
-
-/// Judges the file at `path`: r[code.io], r[decision.unreadable]: a path that cannot be opened or
-/// read (missing, a directory, no permission, an I/O error) is code 9.
-pub fn judge_path(path: &Path) -> Report {
-    judge_path_with(path, Judge::new())
-}
-
-/// [`judge_path`] with a judge of the caller's making.
-pub fn judge_path_with(path: &Path, judge: Judge) -> Report {
-    match File::open(path) {
-        Ok(file) => judge_reader_with(file, judge),
-        Err(e) => unreadable(&e),
-    }
-}
-
-fn unreadable(error: &io::Error) -> Report {
-    Report {
-        verdict: Finding::Unreadable {
-            error: error.to_string(),
-        },
-        faults: Vec::new(),
-        result: None,
-        header: None,
-        game: None,
     }
 }

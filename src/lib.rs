@@ -2,53 +2,45 @@
 //! any frame X by Y and any line length Z.
 //!
 //! The rules are written down in `spec/`; every rule cited in this crate as
-//! `r[...]` is a clause there. The core is pure: [`grammar`] parses lines of
-//! bytes, [`step`] is the transition of one move, and [`Judge`] reads a file in
-//! chunks, folds `step` over its moves and applies the precedence of codes in
-//! one function, [`decide`].
+//! `r[...]` is a clause there. This crate is the judge's core and nothing
+//! else: exact numbers ([`nat`]), the line grammar ([`grammar`]), the rules
+//! of the frame ([`rules`]), the board's stores ([`board`]), the game and its
+//! pure transition [`step`] ([`game`]), the verdict's vocabulary and the one
+//! place that decides between findings, [`decide`] ([`verdict`]), the
+//! streaming [`Judge`] ([`judge`]), and the entry points that feed it bytes
+//! from memory, a reader or a path ([`read`]). It depends on `nom` and
+//! `memchr` alone, does no I/O but reading what it is given, and never panics
+//! on any input.
 //!
 //! ```
-//! use connectz::{judge_bytes, Code};
-//!
-//! let report = judge_bytes(b"3 3 3\n1\n2\n1\n2\n1\n");
-//! assert_eq!(report.code(), Code::WinOne);
+//! let file = b"3 3 3\n1\n2\n1\n2\n1\n";
+//! let report = connectz::judge_bytes(file);
+//! assert_eq!(report.code(), connectz::Code::WinOne);
 //! assert_eq!(report.verdict.rule(), "rule.line");
 //! assert_eq!(report.verdict.line(), Some(6));
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod arbitrary_game;
-pub mod batch;
 pub mod board;
-#[cfg(unix)]
-pub mod check;
-pub mod explain;
 pub mod game;
-pub mod generate;
 pub mod grammar;
 pub mod judge;
 pub mod nat;
-pub mod oracle;
 mod partial;
-pub mod play;
-pub mod render;
-pub mod rotate;
+pub mod read;
 pub mod rules;
-#[cfg(unix)]
-pub mod sandbox;
-pub mod scale;
-pub mod snapshot;
-pub mod solver;
-pub mod spec;
-pub mod targets;
+mod scan;
+pub mod verdict;
 
-pub use board::{Direction, Player, Storage, WinLine};
+pub use board::{Direction, Player, Storage, WinningRun};
 pub use game::{Effect, Game, Keep, step};
 pub use grammar::{FormatFault, Header};
-pub use judge::{
-    Code, Finding, Judge, Report, decide, judge_bytes, judge_bytes_with, judge_chunked, judge_path,
-    judge_path_with, judge_reader, judge_reader_with,
-};
+pub use judge::{Judge, Report};
 pub use nat::Nat;
+pub use read::{
+    judge_bytes, judge_bytes_with, judge_chunked, judge_path, judge_path_with, judge_reader,
+    judge_reader_with,
+};
 pub use rules::winnable;
+pub use verdict::{Code, Finding, USAGE, decide};

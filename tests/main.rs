@@ -1,14 +1,10 @@
-//! One integration-test binary; a module per concern.
+//! The judge core's tests: one binary, a module per concern.
 
 mod cases;
 mod cli;
-mod cz;
 mod oracle;
-mod play;
-mod puzzles;
 mod resources;
 mod scale;
-mod solver;
 mod spec_examples;
 mod streaming;
 mod support;

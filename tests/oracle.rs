@@ -3,11 +3,11 @@
 
 use std::fs;
 
-use arbitrary::{Arbitrary, Unstructured};
-use connectz::arbitrary_game::ArbitraryGame;
-use connectz::generate::Rng;
-use connectz::oracle::differential;
-use connectz::targets;
+use connectz_testkit::arbitrary::{Arbitrary, Unstructured};
+use connectz_testkit::arbitrary_game::ArbitraryGame;
+use connectz_testkit::oracle::differential;
+use connectz_testkit::rng::Rng;
+use connectz_testkit::targets;
 
 use crate::support::{files_below, root};
 

@@ -4,8 +4,8 @@
 //! memory they take asserted. Sizes here take seconds; the bench runs larger.
 
 use connectz::board::{Storage, UP_FRONT_BYTES};
-use connectz::scale::{Scale, Shape, boundaries};
 use connectz::{Judge, Keep, judge_reader_with};
+use connectz_testkit::scale::{Scale, Shape, boundaries};
 
 /// Board bytes allowed: the up-front array, plus this much per counter.
 const PER_COUNTER: usize = 128;
@@ -88,7 +88,7 @@ fn a_stack_of_65536_wins_however_long_the_file() {
 /// each occupied column a stack of its own, bounded bytes per counter.
 #[test]
 fn a_wide_tall_frame_costs_bytes_per_counter() {
-    let mut rng = connectz::generate::Rng::new(3);
+    let mut rng = connectz_testkit::rng::Rng::new(3);
     let mut bytes = b"65536 65536 65536\n".to_vec();
     let moves = 2_000_000;
     for _ in 0..moves {

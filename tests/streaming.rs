@@ -2,7 +2,7 @@
 //! judged exactly, fed in chunks, with the partial line kept small.
 
 use connectz::FormatFault;
-use connectz::judge::{Code, Finding, Judge, judge_bytes};
+use connectz::{Code, Finding, Judge, judge_bytes};
 
 const LONG_LINE: usize = 1 << 20;
 

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use connectz::winnable;
 
 /// Does `p` own z in a row anywhere on the board? A full scan, on purpose.
-fn has_line(cols: &[Vec<u8>], y: usize, z: usize, p: u8) -> bool {
+fn has_run(cols: &[Vec<u8>], y: usize, z: usize, p: u8) -> bool {
     let x = cols.len();
     let at = |c: i64, r: i64| -> bool {
         c >= 0
@@ -38,7 +38,7 @@ fn some_game_wins(x: usize, y: usize, z: usize) -> bool {
             }
             let mut next = cols.clone();
             next[c].push(p);
-            if has_line(&next, y, z, p) {
+            if has_run(&next, y, z, p) {
                 return true;
             }
             if seen.insert(next.clone()) {

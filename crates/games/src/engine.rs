@@ -1,0 +1,322 @@
+//! The game engine of `cz play`, on any frame. On frames whose bitboard fits
+//! in 64 bits it uses the exact solver (within a time budget) or a
+//! depth-limited search; on larger ones it plays one-ply tactics: win,
+//! block, never hand over a win, keep to the centre.
+
+use std::time::{Duration, Instant};
+
+use connectz::{Game, Header, Keep, Nat};
+
+use crate::solver::{Position, Shape, Solver};
+
+/// How strong the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Wins when it can, blocks when it must, otherwise random.
+    Easy,
+    /// Iterative deepening with a heuristic, about a quarter second a move.
+    Medium,
+    /// The exact solver within about a second, else the deepest search.
+    Perfect,
+}
+
+/// What the engine plays on.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The frame and line length.
+    pub shape: Shape,
+    /// Engine strength.
+    pub level: Level,
+}
+
+/// The engine's choice and what it thinks of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Column, 0-based.
+    pub column: usize,
+    /// The evaluation, in words.
+    pub evaluation: String,
+}
+
+const WIN: i32 = 1000;
+
+/// The widest and tallest frame `cz play` takes: an engine move costs time in
+/// proportion to the width.
+pub const MAX_SIDE: usize = 1_000_000;
+
+/// Nodes the perfect engine may spend on exact scores before it searches.
+const PERFECT_NODES: u64 = 600_000;
+
+/// Picks a move for the side to move after `moves` (0-based columns).
+/// `pick(n)` is a number below `n`, for the easy level's random choices.
+pub fn choose(
+    options: &Options,
+    moves: &[usize],
+    pick: &mut dyn FnMut(u64) -> u64,
+    solver: &mut Solver,
+) -> Choice {
+    let shape = options.shape;
+    if !shape.fits() {
+        return tactics(options, moves);
+    }
+    let mut p = Position::new(shape);
+    for &m in moves {
+        p.play_column(m);
+    }
+    let cells = shape.cells();
+    let playable: Vec<usize> = (0..shape.width).filter(|&c| p.can_play(c)).collect();
+    if let Some(&c) = playable.iter().find(|&&c| p.is_winning_move(c)) {
+        return Choice {
+            column: c,
+            evaluation: "completes a line".into(),
+        };
+    }
+    match options.level {
+        Level::Easy => {
+            let safe = p.non_losing();
+            let options: Vec<usize> = playable
+                .iter()
+                .copied()
+                .filter(|&c| safe & p.shape().column_mask(c) != 0)
+                .collect();
+            let pool = if options.is_empty() {
+                &playable
+            } else {
+                &options
+            };
+            let column = pool[pick(pool.len() as u64) as usize];
+            Choice {
+                column,
+                evaluation: "a safe move at random".into(),
+            }
+        }
+        Level::Perfect => {
+            // Exact scores of every column, within one node budget for all
+            // (about a quarter second), then a search in the time left.
+            solver.reset();
+            let mut best: Option<(i32, usize)> = None;
+            let mut complete = true;
+            for &c in &centre_first(&playable, shape) {
+                let mut child = p;
+                child.play_column(c);
+                let left = PERFECT_NODES.saturating_sub(solver.nodes());
+                match solver.solve_within(&child, false, left) {
+                    Some(s) if best.is_none_or(|(b, _)| -s > b) => best = Some((-s, c)),
+                    Some(_) => {}
+                    None => {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+            match best {
+                Some((score, column)) if complete => Choice {
+                    column,
+                    evaluation: exact_words(score, cells),
+                },
+                _ => deepening(&p, Duration::from_millis(600)),
+            }
+        }
+        Level::Medium => deepening(&p, Duration::from_millis(250)),
+    }
+}
+
+fn centre_first(columns: &[usize], shape: Shape) -> Vec<usize> {
+    let mut out = columns.to_vec();
+    out.sort_by_key(|&c| shape.centre_rank(c));
+    out
+}
+
+/// A solver score in words, for the side that just chose.
+fn exact_words(score: i32, cells: i32) -> String {
+    match score {
+        0 => "exact: draw with best play".into(),
+        s if s > 0 => format!(
+            "exact: wins with its {} counter at the latest (score {s})",
+            ordinal((cells + 1) / 2 + 1 - s)
+        ),
+        s => format!("exact: loses against best play (score {s})"),
+    }
+}
+
+fn ordinal(n: i32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Iterative deepening until `budget` is spent; returns the deepest answer.
+fn deepening(p: &Position, budget: Duration) -> Choice {
+    let start = Instant::now();
+    let mut best = None;
+    let mut depth = 1;
+    let left = (p.shape().cells() - p.moves()) as u32;
+    while depth <= left.max(1) {
+        let (score, column) = alphabeta_root(p, depth);
+        best = Some((score, column, depth));
+        if score.abs() >= WIN || start.elapsed() * 6 > budget {
+            break;
+        }
+        depth += 1;
+    }
+    let (score, column, depth) = best.unwrap_or((0, 0, 0));
+    let evaluation = if score >= WIN {
+        "wins by force (search)".to_string()
+    } else if score <= -WIN {
+        "loses against best play (search)".to_string()
+    } else {
+        format!("heuristic {score:+} at depth {depth}")
+    };
+    Choice { column, evaluation }
+}
+
+fn ordered_moves(p: &Position) -> Vec<(u64, usize)> {
+    let next = p.non_losing();
+    let shape = p.shape();
+    let mut moves: Vec<(u32, usize, u64)> = (0..shape.width)
+        .filter_map(|c| {
+            let bit = next & p.shape().column_mask(c);
+            (bit != 0).then(|| (p.move_score(bit), c, bit))
+        })
+        .collect();
+    moves.sort_by_key(|&(score, c, _)| (std::cmp::Reverse(score), shape.centre_rank(c)));
+    moves.into_iter().map(|(_, c, bit)| (bit, c)).collect()
+}
+
+fn alphabeta_root(p: &Position, depth: u32) -> (i32, usize) {
+    let moves = ordered_moves(p);
+    if moves.is_empty() {
+        // Every move loses: play the most central legal one.
+        let any = centre_first(
+            &(0..p.shape().width)
+                .filter(|&c| p.can_play(c))
+                .collect::<Vec<_>>(),
+            p.shape(),
+        );
+        return (-WIN, any.first().copied().unwrap_or(0));
+    }
+    let (mut alpha, beta) = (-WIN * 2, WIN * 2);
+    let mut best = moves[0].1;
+    for (bit, c) in moves {
+        let mut child = *p;
+        child.play_bit(bit);
+        let score = -alphabeta(&child, depth - 1, -beta, -alpha);
+        if score > alpha {
+            alpha = score;
+            best = c;
+        }
+    }
+    (alpha, best)
+}
+
+fn alphabeta(p: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let cells = p.shape().cells();
+    if p.can_win_next() {
+        return WIN + (cells + 1 - p.moves()) / 2;
+    }
+    if p.moves() >= cells {
+        return 0;
+    }
+    let moves = ordered_moves(p);
+    if moves.is_empty() {
+        return -(WIN + (cells - p.moves()) / 2);
+    }
+    if depth == 0 {
+        // Threat cells count most; the centre a little.
+        let own = (p.own_wins()).count_ones() as i32;
+        let theirs = (p.opponent_wins()).count_ones() as i32;
+        return (own - theirs) * 10;
+    }
+    for (bit, _) in moves {
+        let mut child = *p;
+        child.play_bit(bit);
+        let score = -alphabeta(&child, depth - 1, -beta, -alpha);
+        if score >= beta {
+            return score;
+        }
+        alpha = alpha.max(score);
+    }
+    alpha
+}
+
+/// One-ply tactics for frames too large for a bitboard.
+fn tactics(options: &Options, moves: &[usize]) -> Choice {
+    let game = replay(options.shape, moves);
+    let width = options.shape.width;
+    let open: Vec<usize> = (0..width)
+        .filter(|&c| game.is_open(&Nat::from(c as u64 + 1)))
+        .collect();
+    if let Some(&c) = open
+        .iter()
+        .find(|&&c| game.would_complete(&Nat::from(c as u64 + 1)))
+    {
+        return Choice {
+            column: c,
+            evaluation: "completes a line".into(),
+        };
+    }
+    let opponent = game.to_move().other();
+    let threatens = |g: &Game, c: usize| {
+        let col = Nat::from(c as u64 + 1);
+        g.is_open(&col) && *g.frame().2 <= g.board().longest_if_played(&col, opponent)
+    };
+    if let Some(&c) = open.iter().find(|&&c| threatens(&game, c)) {
+        return Choice {
+            column: c,
+            evaluation: "blocks a line".into(),
+        };
+    }
+    // A move is safe when the cell above it gives the opponent no line.
+    let z = game.frame().2;
+    let safe: Vec<usize> = open
+        .iter()
+        .copied()
+        .filter(|&c| {
+            *z > game
+                .board()
+                .longest_above(&Nat::from(c as u64 + 1), opponent)
+        })
+        .collect();
+    let pool = if safe.is_empty() { open } else { safe };
+    let column = centre_first(&pool, options.shape)
+        .first()
+        .copied()
+        .unwrap_or(0);
+    Choice {
+        column,
+        evaluation: "one-ply tactics (frame too large to search)".into(),
+    }
+}
+
+/// The game after `moves`, as the judge sees it, every counter kept (the
+/// board is drawn after the game is won, too).
+pub fn replay(shape: Shape, moves: &[usize]) -> Game {
+    let header = Header {
+        x: Nat::from(shape.width as u64),
+        y: Nat::from(shape.height as u64),
+        z: Nat::from(shape.z as u64),
+    };
+    let keep = Keep {
+        board: true,
+        ..Keep::default()
+    };
+    let mut game = Game::new(&header, keep);
+    for &m in moves {
+        game.place(&Nat::from(m as u64 + 1));
+    }
+    game
+}
+
+/// The moves as a ConnectZ file.
+pub fn connectz_file(shape: Shape, moves: &[usize]) -> String {
+    let mut text = format!("{} {} {}\n", shape.width, shape.height, shape.z);
+    for m in moves {
+        text.push_str(&format!("{}\n", m + 1));
+    }
+    text
+}

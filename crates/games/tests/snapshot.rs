@@ -1,0 +1,172 @@
+//! Board snapshots against the truth: every position some legal game
+//! reaches, found by playing every game (the test kit's oracle, which finds
+//! lines by its own full scan).
+
+use std::collections::HashMap;
+
+use connectz_games::snapshot::{Side, Snapshot, Verdict, judge};
+use connectz_testkit::rng::Rng;
+
+fn from_stacks(stacks: &[Vec<Side>], height: usize) -> Snapshot {
+    let width = stacks.len();
+    let mut cells = vec![vec![None; width]; height];
+    for (c, s) in stacks.iter().enumerate() {
+        for (k, &side) in s.iter().enumerate() {
+            cells[height - 1 - k][c] = Some(side);
+        }
+    }
+    Snapshot {
+        width,
+        height,
+        cells,
+        symbols: ['x', 'o'],
+    }
+}
+
+/// Every position some legal game reaches, with its true verdict (the
+/// oracle plays every game and scans for lines itself).
+fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Side>>, Verdict> {
+    use connectz_testkit::oracle::Standing;
+    connectz_testkit::oracle::reachable_positions(width, height, z)
+        .into_iter()
+        .map(|(stacks, standing)| {
+            let stacks = stacks
+                .into_iter()
+                .map(|s| {
+                    s.into_iter()
+                        .map(|p| if p == 1 { Side::First } else { Side::Second })
+                        .collect()
+                })
+                .collect();
+            let verdict = match standing {
+                Standing::FirstMoves => Verdict::FirstMoves,
+                Standing::SecondMoves => Verdict::SecondMoves,
+                Standing::FirstWins => Verdict::FirstWins,
+                Standing::SecondWins => Verdict::SecondWins,
+                Standing::Draw => Verdict::Draw,
+            };
+            (stacks, verdict)
+        })
+        .collect()
+}
+
+/// All columns of up to `height` counters.
+fn all_stacks(height: usize) -> Vec<Vec<Side>> {
+    let mut out = vec![Vec::new()];
+    let mut k = 0;
+    while k < out.len() {
+        if out[k].len() < height {
+            for side in [Side::First, Side::Second] {
+                let mut s = out[k].clone();
+                s.push(side);
+                out.push(s);
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+#[test]
+fn validity_matches_brute_force_over_all_games() {
+    let mut checked = 0;
+    let mut valid = 0;
+    for (width, height, z) in [
+        (3, 3, 3),
+        (4, 3, 3),
+        (3, 4, 3),
+        (5, 2, 3),
+        (4, 3, 2),
+        (2, 4, 2),
+        (6, 2, 4),
+    ] {
+        let truth = reachable_truth(width, height, z);
+        let columns = all_stacks(height);
+        let mut index = vec![0usize; width];
+        loop {
+            let stacks: Vec<Vec<Side>> = index.iter().map(|&i| columns[i].clone()).collect();
+            let expected = truth.get(&stacks).copied().unwrap_or(Verdict::Invalid);
+            let got = judge(&from_stacks(&stacks, height), z, true);
+            assert_eq!(
+                got.verdict, expected,
+                "{width}x{height} z={z} {stacks:?}: {:?}",
+                got.why
+            );
+            checked += 1;
+            valid += usize::from(expected != Verdict::Invalid);
+            // Next combination of columns.
+            let mut i = 0;
+            while i < width {
+                index[i] += 1;
+                if index[i] < columns.len() {
+                    break;
+                }
+                index[i] = 0;
+                i += 1;
+            }
+            if i == width {
+                break;
+            }
+        }
+    }
+    assert!(
+        checked > 50_000 && valid > 5_000,
+        "{checked} checked, {valid} valid"
+    );
+}
+
+#[test]
+fn lines_agree_with_the_judges_board() {
+    use connectz::Nat;
+    use connectz::board::{Board, Player, Storage};
+    let mut rng = Rng::new(5);
+    for _ in 0..500 {
+        let (w, h, z) = (
+            1 + rng.below(7) as usize,
+            1 + rng.below(6) as usize,
+            2 + rng.below(3) as usize,
+        );
+        let stacks: Vec<Vec<Side>> = (0..w)
+            .map(|_| {
+                (0..rng.below(h as u64 + 1))
+                    .map(|_| {
+                        if rng.below(2) == 0 {
+                            Side::First
+                        } else {
+                            Side::Second
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let p = from_stacks(&stacks, h);
+        let mut board = Board::new(
+            &(w as u64).into(),
+            &(h as u64).into(),
+            &Nat::from(64),
+            Storage::Sparse,
+        );
+        let mut best = [0u64; 2];
+        for (c, s) in stacks.iter().enumerate() {
+            for &side in s {
+                let player = if side == Side::First {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                let (_, line) = board.drop_counter(&Nat::from(c as u64 + 1), player, &Nat::from(1));
+                let length = line.map_or(0, |l| l.length);
+                let k = usize::from(side == Side::Second);
+                best[k] = best[k].max(length);
+            }
+        }
+        let lines = p.runs(z);
+        for (k, side) in [Side::First, Side::Second].into_iter().enumerate() {
+            assert_eq!(
+                lines.iter().any(|l| l.side == side),
+                best[k] >= z as u64,
+                "{stacks:?} z={z}"
+            );
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The spec's examples of the neighbouring problems (spec/board.md,
+//! spec/solve.md): every board, rotate and solve block gives its answer.
+
+use connectz_explain::spec::{Example, clauses};
+
+#[test]
+fn every_board_and_rotate_example_gives_its_answer() {
+    let mut ran = 0;
+    for clause in clauses().unwrap() {
+        for example in &clause.examples {
+            match example {
+                Example::Board {
+                    grid,
+                    z,
+                    first,
+                    empty,
+                    gravity,
+                    expect,
+                    at,
+                } => {
+                    let (_, judgement) =
+                        connectz_games::snapshot::judge_grid(grid, *z, *first, *empty, *gravity)
+                            .unwrap_or_else(|e| panic!("{at}: {e}"));
+                    assert_eq!(
+                        judgement.verdict.to_string(),
+                        *expect,
+                        "{at} [{}]: {:?}",
+                        clause.id,
+                        judgement.why
+                    );
+                }
+                Example::Solve { shape, lines, at } => {
+                    let shape = connectz_games::solver::Shape {
+                        width: shape.0,
+                        height: shape.1,
+                        z: shape.2,
+                    };
+                    let mut solver = connectz_games::solver::Solver::new();
+                    for (moves, score) in lines {
+                        let got = connectz_games::solver::Position::from_moves(shape, moves)
+                            .ok()
+                            .map(|p| {
+                                solver.reset();
+                                solver.solve(&p, false)
+                            });
+                        assert_eq!(got, *score, "{at} [{}]: {moves}", clause.id);
+                    }
+                }
+                Example::Rotate { input, output, at } => {
+                    assert_eq!(
+                        connectz_games::rotate::solve(input).as_ref(),
+                        Ok(output),
+                        "{at} [{}]",
+                        clause.id
+                    );
+                }
+                _ => continue,
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 10, "only {ran} board and rotate examples found");
+}

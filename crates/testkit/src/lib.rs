@@ -1,0 +1,22 @@
+//! The test kit of the ConnectZ reference judge: what tests, benches and
+//! fuzzers use to hold the judge to the truth and to stress it.
+//!
+//! - [`oracle`]: the executable definition (plain lines, a full grid, a full
+//!   scan after every move) and brute-force references for the neighbouring
+//!   problems;
+//! - [`arbitrary_game`]: structured random games for the fuzzers;
+//! - [`scale`]: games whose code is known by construction, at any size;
+//! - [`generate`]: games with a chosen code, and the benchmark workloads;
+//! - [`rng`]: the seedable random generator;
+//! - [`targets`]: the fuzz targets' bodies, so `cargo test` replays corpora.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod arbitrary_game;
+pub mod generate;
+pub mod oracle;
+pub mod rng;
+pub mod scale;
+pub mod targets;
+
+pub use arbitrary;

@@ -1,0 +1,64 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectz_games::snapshot::{self, Side, Verdict};
+use connectz_toolbox::{Error, Result, input};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The grid (rows top-down, one per line or joined by `/` or `;`); `-` or none reads standard input.
+    file: Option<PathBuf>,
+    /// Line length.
+    #[arg(short = 'z', default_value_t = 4)]
+    z: usize,
+    /// The symbol of the player who moved first.
+    #[arg(long)]
+    first: Option<char>,
+    /// One more symbol for an empty cell (`.`, `_` and `0` always are).
+    #[arg(long)]
+    empty: Option<char>,
+    /// Say why a position is invalid.
+    #[arg(long)]
+    why: bool,
+    /// List every line of z or more.
+    #[arg(long)]
+    lines: bool,
+    /// Counters need not rest on anything: skip the validity checks.
+    #[arg(long)]
+    no_gravity: bool,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let grid = input::read(args.file.as_deref())?;
+    let (position, judgement) =
+        snapshot::judge_grid(&grid, args.z, args.first, args.empty, !args.no_gravity)
+            .map_err(Error::shown)?;
+    writeln!(out, "{}", judgement.verdict)?;
+    if args.why
+        && let Some(reason) = &judgement.why
+    {
+        writeln!(out, "why: {reason}")?;
+    }
+    // r[board.undecided]: its own exit status.
+    if judgement.verdict == Verdict::Undecided {
+        return Ok(ExitCode::from(3));
+    }
+    if args.lines {
+        for line in position.runs(args.z) {
+            let symbol = position.symbols[usize::from(line.side == Side::Second)];
+            let cells: Vec<String> = line
+                .cells
+                .iter()
+                .map(|(r, c)| format!("({r},{c})"))
+                .collect();
+            writeln!(
+                out,
+                "{symbol}: {} in a row: {}",
+                line.cells.len(),
+                cells.join(" ")
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

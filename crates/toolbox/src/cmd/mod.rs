@@ -1,0 +1,109 @@
+//! The subcommands of `cz`, one module each: its arguments and a `run` of a
+//! few lines over the libraries.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use connectz_explain::draw::Style;
+use connectz_toolbox::Result;
+
+mod batch;
+mod board;
+mod check;
+mod explain;
+mod gen_cmd;
+mod play;
+mod render;
+mod rotate;
+mod solve;
+
+#[derive(Parser)]
+#[command(
+    name = "cz",
+    version,
+    about = "The toolbox around the ConnectZ reference judge"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Explain a verdict: code, rule, line, why, and the final board.
+    Explain(explain::Args),
+    /// Draw the final board as an SVG picture.
+    Render(render::Args),
+    /// Write a valid game file with a chosen code, or a benchmark workload.
+    Gen(gen_cmd::Args),
+    /// Judge files and folders in parallel: one `path<TAB>code` line each, sorted by path.
+    Batch(batch::Args),
+    /// Judge a board snapshot: who moves, who won, or invalid.
+    Board(board::Args),
+    /// Solve the "Rotate" contest problem: `Case #i: Red|Blue|Both|Neither`.
+    Rotate(rotate::Args),
+    /// Exact scores: one position per line (column digits from the empty frame).
+    Solve(solve::Args),
+    /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
+    Play(play::Args),
+    /// Run another implementation on the reference corpus and generated games.
+    Check(check::Args),
+}
+
+/// Runs a subcommand, writing to standard out.
+pub fn run(command: Command) -> Result<ExitCode> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    let code = match command {
+        Command::Explain(args) => explain::run(args, &mut out)?,
+        Command::Render(args) => render::run(args, &mut out)?,
+        Command::Gen(args) => gen_cmd::run(args, &mut out)?,
+        Command::Batch(args) => batch::run(args, &mut out)?,
+        Command::Board(args) => board::run(args, &mut out)?,
+        Command::Rotate(args) => rotate::run(args, &mut out)?,
+        Command::Solve(args) => solve::run(args, &mut out)?,
+        Command::Play(args) => play::run(args, &mut out)?,
+        Command::Check(args) => check::run(args, &mut out)?,
+    };
+    out.flush()?;
+    Ok(code)
+}
+
+/// Colour on a terminal, unless `NO_COLOR` is set.
+fn style() -> Style {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    Style {
+        color: !no_color && io::stdout().is_terminal(),
+        ..Style::default()
+    }
+}
+
+/// A frame for the solver and the game.
+#[derive(Clone, Copy, clap::Args)]
+pub struct FrameArgs {
+    /// Columns.
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Rows.
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+    /// Line length.
+    #[arg(long, default_value_t = 4)]
+    connect: usize,
+}
+
+impl FrameArgs {
+    fn shape(self) -> connectz_games::solver::Shape {
+        connectz_games::solver::Shape {
+            width: self.width,
+            height: self.height,
+            z: self.connect,
+        }
+    }
+}
+
+/// The output of a command that writes where it is asked to.
+fn write_out(out: &mut dyn Write, bytes: &[u8]) -> Result<()> {
+    out.write_all(bytes)?;
+    Ok(())
+}

@@ -1,0 +1,18 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectz_games::rotate;
+use connectz_toolbox::{Result, input};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The contest input; `-` or none reads standard input.
+    file: Option<PathBuf>,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let text = input::read_text(args.file.as_deref())?;
+    out.write_all(rotate::solve(&text)?.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}

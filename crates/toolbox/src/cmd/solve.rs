@@ -1,0 +1,43 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectz_toolbox::solve::{Request, check_frame, solve_positions};
+use connectz_toolbox::{Result, input};
+
+use super::FrameArgs;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Positions, one per line (the first token; the rest is ignored); `-` or none reads standard input.
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    frame: FrameArgs,
+    /// Only the sign of the score: win, draw or loss.
+    #[arg(long)]
+    weak: bool,
+    /// Add the best column.
+    #[arg(long)]
+    best: bool,
+    /// Nodes searched per position, and the mean time and nodes at the end.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let shape = args.frame.shape();
+    check_frame(shape)?;
+    let text = input::read_text(args.file.as_deref())?;
+    let request = Request {
+        shape,
+        weak: args.weak,
+        best: args.best,
+        stats: args.stats,
+    };
+    let failed = solve_positions(&text, request, &mut *out)?;
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

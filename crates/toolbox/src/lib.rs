@@ -1,0 +1,17 @@
+//! The library behind `cz`, the toolbox around the ConnectZ reference judge:
+//! walking and judging folders ([`batch`]), checking another implementation
+//! ([`check`]) in a sandbox that owns what it starts ([`sandbox`]), solving
+//! positions ([`solve`]) and the terminal game ([`session`]). The `cz`
+//! binary's subcommands are thin layers over these and the other crates.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod batch;
+pub mod check;
+pub mod error;
+pub mod input;
+pub mod sandbox;
+pub mod session;
+pub mod solve;
+
+pub use error::{Context, Error, Result};

@@ -1,0 +1,107 @@
+//! `cz play`: a terminal game against the engine of `connectz_games`.
+
+use std::io::{self, BufRead, Write};
+
+use connectz::{Nat, Player};
+use connectz_explain::draw::{Style, draw};
+use connectz_games::engine::{self, choose, replay};
+use connectz_games::solver::Solver;
+use connectz_testkit::rng::Rng;
+
+/// Options of a session.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The frame, line length and strength of the engine.
+    pub engine: engine::Options,
+    /// True when the engine makes the first move.
+    pub engine_first: bool,
+    /// Seed for the easy engine's choices.
+    pub seed: u64,
+    /// Colours on the board.
+    pub color: bool,
+}
+
+/// Plays a session: reads commands from `input` (a column number, `u` to
+/// undo, `q` to quit), writes the board and the engine's moves to
+/// `output`, and returns the moves played (0-based columns).
+///
+/// # Errors
+/// Errors of `input` or `output`.
+pub fn session(
+    options: &Options,
+    input: &mut impl BufRead,
+    output: &mut (impl Write + ?Sized),
+) -> io::Result<Vec<usize>> {
+    let shape = options.engine.shape;
+    let mut moves: Vec<usize> = Vec::new();
+    let mut rng = Rng::new(options.seed);
+    let mut solver = Solver::new();
+    let engine_side = if options.engine_first {
+        Player::One
+    } else {
+        Player::Two
+    };
+    let style = Style {
+        color: options.color,
+        ..Style::default()
+    };
+    writeln!(
+        output,
+        "Connect {} on {} x {}: type a column (1-{}), u to undo, q to quit.",
+        shape.z, shape.width, shape.height, shape.width
+    )?;
+    loop {
+        let game = replay(shape, &moves);
+        if let Some(line) = game.winning_run() {
+            output.write_all(draw(&game, style).as_bytes())?;
+            let who = if line.player == engine_side {
+                "the engine wins"
+            } else {
+                "you win"
+            };
+            writeln!(output, "game over: {who} ({} in a row)", line.length)?;
+            return Ok(moves);
+        }
+        if game.is_full() {
+            output.write_all(draw(&game, style).as_bytes())?;
+            writeln!(output, "game over: draw")?;
+            return Ok(moves);
+        }
+        if game.to_move() == engine_side {
+            let choice = choose(&options.engine, &moves, &mut |n| rng.below(n), &mut solver);
+            moves.push(choice.column);
+            writeln!(
+                output,
+                "engine plays {} ({})",
+                choice.column + 1,
+                choice.evaluation
+            )?;
+            continue;
+        }
+        output.write_all(draw(&game, style).as_bytes())?;
+        write!(output, "your move> ")?;
+        output.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(output)?;
+            return Ok(moves);
+        }
+        match line.trim() {
+            "q" | "quit" => return Ok(moves),
+            "u" | "undo" => {
+                // Take back the engine's reply and your move (on your turn
+                // both are there, unless the engine has made only its first).
+                if moves.len() >= 2 {
+                    moves.truncate(moves.len() - 2);
+                }
+            }
+            text => match text.parse::<usize>() {
+                Ok(c) if c >= 1 && c <= shape.width && game.is_open(&Nat::from(c as u64)) => {
+                    moves.push(c - 1)
+                }
+                Ok(c) if c >= 1 && c <= shape.width => writeln!(output, "column {c} is full")?,
+                _ => writeln!(output, "type a column from 1 to {}, u or q", shape.width)?,
+            },
+        }
+    }
+}

@@ -1,0 +1,471 @@
+//! The `cz` toolbox, run as a process the way users run it.
+
+use std::fs;
+use std::process::Output;
+
+use connectz::judge_bytes;
+
+use crate::support::{run_cz, run_cz_within};
+
+fn cz(args: &[&str]) -> Output {
+    run_cz(args, b"")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn explain_names_code_rule_line_and_precedence() {
+    let out = cz(&[
+        "explain",
+        "tests/cases/6-illegal-column/after-full-column.txt",
+    ]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("explain_precedence", stdout(&out));
+    let out = cz(&["explain", "tests/cases/1-win-player-1/diagonal.txt"]);
+    insta::assert_snapshot!("explain_diagonal", stdout(&out));
+}
+
+#[test]
+fn explain_windows_huge_frames() {
+    let out = cz(&[
+        "explain",
+        "tests/cases/1-win-player-1/huge-frame-sparse.txt",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("columns 499999990..500000029, rows 1..20 of the frame"),
+        "{text}"
+    );
+    assert!(text.contains(" X X "), "{text}");
+}
+
+#[test]
+fn explain_json_carries_the_same_account() {
+    let out = cz(&[
+        "explain",
+        "--json",
+        "tests/cases/5-illegal-row/filled-after-win.txt",
+    ]);
+    let text = stdout(&out);
+    insta::assert_snapshot!("explain_json", text);
+    assert!(text.starts_with('{') && text.trim_end().ends_with('}'));
+}
+
+#[test]
+fn explain_trace_draws_every_move() {
+    let out = cz(&["explain", "--trace", "tests/cases/0-draw/brief-sample.txt"]);
+    let text = stdout(&out);
+    assert_eq!(text.matches("^ last move").count(), 9 + 1, "{text}");
+    assert!(text.contains("line 10: move 9 (column 2)"));
+}
+
+#[test]
+fn render_writes_an_svg_with_the_line_marked() {
+    let dir = std::env::temp_dir().join(format!("cz-render-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("board.svg");
+    let out = cz(&[
+        "render",
+        "tests/cases/1-win-player-1/brief-sample.txt",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("code 1 (win for player 1)"));
+    assert_eq!(text.matches("stroke=\"#111111\"").count(), 3);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gen_makes_every_code_and_refuses_nine() {
+    for code in 0..=8u8 {
+        for seed in ["1", "2", "3"] {
+            let out = cz(&["gen", "--code", &code.to_string(), "--seed", seed]);
+            assert!(out.status.success(), "code {code}: {out:?}");
+            assert_eq!(
+                judge_bytes(&out.stdout).code().number(),
+                code,
+                "seed {seed}"
+            );
+        }
+    }
+    let out = cz(&[
+        "gen",
+        "--code",
+        "3",
+        "--width",
+        "30",
+        "--height",
+        "2",
+        "--connect",
+        "5",
+    ]);
+    assert_eq!(judge_bytes(&out.stdout).code().number(), 3);
+    assert!(stdout(&out).starts_with("30 2 5\n"));
+    let nine = cz(&["gen", "--code", "9"]);
+    assert_eq!(nine.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nine.stderr).contains("no file content"));
+    let bad = cz(&[
+        "gen",
+        "--code",
+        "7",
+        "--width",
+        "7",
+        "--height",
+        "6",
+        "--connect",
+        "4",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn gen_workloads_are_deterministic() {
+    let a = cz(&["gen", "--workload", "sparse", "--size", "50", "--seed", "9"]);
+    let b = cz(&["gen", "--workload", "sparse", "--size", "50", "--seed", "9"]);
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(stdout(&a).lines().count(), 51);
+    let ladder = cz(&["gen", "--workload", "ladder", "--size", "100"]);
+    assert_eq!(judge_bytes(&ladder.stdout).code().number(), 1);
+}
+
+#[test]
+fn batch_lists_sorted_paths_and_a_summary() {
+    let out = cz(&[
+        "batch",
+        "tests/cases/7-illegal-game",
+        "tests/cases/0-draw",
+        "tests/no-such-path",
+    ]);
+    insta::assert_snapshot!("batch", stdout(&out));
+    let json = cz(&["batch", "--json", "tests/cases/0-draw"]);
+    let text = stdout(&json);
+    assert_eq!(text.lines().count(), 6);
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("{\"summary\":{\"0\":5,")
+    );
+}
+
+#[test]
+fn check_passes_the_reference_itself() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "40",
+        "--",
+        crate::support::connectz_binary().to_str().unwrap(),
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("defined failures 0; impl notes 0; crashes 0; timeouts 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_reports_a_broken_candidate() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "27",
+        "--",
+        "sh",
+        "tests/fixtures/seven-is-three.sh",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("check_broken", stdout(&out));
+}
+
+#[test]
+fn check_reports_crashes_and_timeouts() {
+    let crash = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--",
+        "sh",
+        "-c",
+        "echo boom >&2; exit 3",
+    ]);
+    let text = stdout(&crash);
+    assert_eq!(crash.status.code(), Some(1));
+    assert!(
+        text.contains("CRASH") && text.contains("\"boom\""),
+        "{text}"
+    );
+    let slow = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "0.05",
+        "--",
+        "sh",
+        "-c",
+        "sleep 2",
+    ]);
+    assert!(stdout(&slow).contains("TIMEOUT"));
+}
+
+#[test]
+fn check_notes_impl_differences_without_failing() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "9",
+        "--",
+        "sh",
+        "tests/fixtures/empty-is-incomplete.sh",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "NOTE    tests/cases/8-invalid-file/empty-file.txt: expected 8 (invalid file), got 3"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("defined failures 0; impl notes"), "{text}");
+    assert!(!text.contains("FAIL "), "{text}");
+}
+
+/// Processes whose command line holds `marker`, zombies included.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let path = entry.path();
+        if let Ok(cmdline) = fs::read(path.join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let stat = fs::read_to_string(path.join("stat")).unwrap_or_default();
+            if text.contains(marker) || stat.contains(marker) {
+                found.push(format!("{}: {text}", path.display()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn check_owns_what_it_starts() {
+    // A candidate whose background child holds its standard output open:
+    // the run ends when the candidate does, and the child goes with it.
+    let start = std::time::Instant::now();
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "5",
+        "--",
+        "sh",
+        "-c",
+        "echo 3; sleep 987651 &",
+        "sh",
+    ]);
+    assert!(
+        stdout(&out).contains("passed 18 of 158"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    assert_eq!(processes_with("987651"), Vec::<String>::new());
+    // Grandchildren at a timeout, and a child that left the process group.
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--timeout",
+        "0.2",
+        "--",
+        "sh",
+        "-c",
+        "sleep 987652; echo 3",
+        "sh",
+    ]);
+    assert!(stdout(&out).contains("timeouts 158"), "{}", stdout(&out));
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--",
+        "sh",
+        "-c",
+        "setsid sleep 987653 & echo 3",
+        "sh",
+    ]);
+    assert!(stdout(&out).contains("passed 18 of 158"));
+    for marker in ["987652", "987653"] {
+        assert_eq!(processes_with(marker), Vec::<String>::new(), "{marker}");
+    }
+}
+
+#[test]
+fn check_caps_memory_and_says_so() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "0",
+        "--memory",
+        "200",
+        "--",
+        "python3",
+        "-c",
+        "x = bytearray(10**9)",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("MEMORY"), "{text}");
+    assert!(text.contains("memory breaches 158"), "{text}");
+}
+
+#[test]
+fn check_refuses_bad_limits() {
+    for timeout in ["inf", "0", "-1", "nan", "100000"] {
+        let out = cz(&["check", "--timeout", timeout, "--", "true"]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {timeout}");
+    }
+    let out = cz(&["check", "--memory", "0", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_interrupted_check_leaves_nothing_behind() {
+    use std::process::{Command, Stdio};
+    // A hundred million cases, made as they are needed; interrupted.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(["check", "--cases", "100000000", "--", "sleep", "987654"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let scratch = std::env::temp_dir().join(format!("cz-check-{}", child.id()));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(scratch.exists(), "no scratch folder {}", scratch.display());
+    assert!(!processes_with("987654").is_empty(), "no run started");
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap();
+    assert!(peak_kb < 100_000, "cz check holds {peak_kb} kB");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        !scratch.exists(),
+        "scratch folder left: {}",
+        scratch.display()
+    );
+    let left: Vec<String> = processes_with("987654")
+        .into_iter()
+        .filter(|p| !p.contains("cz check"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+}
+
+#[test]
+fn solve_and_play_take_any_frame_promptly() {
+    // Lines longer than the frame: every position a draw, at once.
+    for args in [
+        &["solve", "--connect", "1000000000000"][..],
+        &["solve", "--width", "4", "--height", "12", "--connect", "13"],
+    ] {
+        let out = run_cz_within(args, b"1\n", 20).expect("cz solve answers");
+        assert_eq!(stdout(&out), "1 0\n", "{args:?}");
+    }
+    let out = run_cz_within(
+        &["solve", "--width", "4", "--height", "4611686018427387903"],
+        b"1\n",
+        20,
+    )
+    .expect("cz solve answers");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_cz_within(&["play", "--connect", "1000000000000"], b"1\n", 20).expect("cz play");
+    assert!(out.status.success() && stdout(&out).contains("engine plays"));
+    let out = run_cz_within(
+        &["play", "--width", "9223372036854775808", "--height", "1"],
+        b"1\n",
+        20,
+    )
+    .expect("cz play answers");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_cz_within(
+        &[
+            "play",
+            "--width",
+            "1000000",
+            "--height",
+            "1",
+            "--connect",
+            "3",
+        ],
+        b"1\n",
+        60,
+    )
+    .expect("cz play answers on a million columns");
+    assert!(stdout(&out).contains("engine plays"));
+}
+
+#[test]
+fn gen_refuses_what_cannot_be_written_and_makes_large_games_fast() {
+    for size in ["1000000000000", "18446744073709551615"] {
+        let out = run_cz_within(
+            &[
+                "gen",
+                "--workload",
+                "dense",
+                "--size",
+                size,
+                "-o",
+                "/dev/null",
+            ],
+            b"",
+            20,
+        )
+        .expect("cz gen answers");
+        assert_eq!(out.status.code(), Some(2), "{size}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("at most"));
+    }
+    let file = std::env::temp_dir().join(format!("cz-gen-{}.txt", std::process::id()));
+    let out = run_cz_within(
+        &[
+            "gen",
+            "--code",
+            "0",
+            "--width",
+            "2000",
+            "--height",
+            "2000",
+            "--connect",
+            "30",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        b"",
+        120,
+    )
+    .expect("a 2000 x 2000 draw is generated in time");
+    assert!(out.status.success());
+    assert_eq!(connectz::judge_path(&file).code().number(), 0);
+    fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn batch_walks_proc_self_without_blocking() {
+    let out = run_cz_within(&["batch", "/proc/self"], b"", 60).expect("cz batch /proc/self ends");
+    assert!(out.status.success());
+    assert!(stdout(&out).contains(" files\n"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("skipped"));
+}

@@ -1,0 +1,7 @@
+//! `cz`'s tests, run as a process the way users run it: one binary, a module
+//! per concern.
+
+mod cz;
+mod play;
+mod puzzles;
+mod support;

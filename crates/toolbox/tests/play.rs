@@ -1,0 +1,86 @@
+//! `cz play`, driven through standard input as a script, and the engine's
+//! choices in positions with a known answer.
+
+use connectz::judge_bytes;
+
+use crate::support::run_cz;
+
+fn play(args: &[&str], script: &str) -> (String, Option<Vec<u8>>) {
+    let dir = std::env::temp_dir().join(format!(
+        "cz-play-{}-{}",
+        std::process::id(),
+        args.join("_").len() + script.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.txt");
+    let mut full = vec!["play"];
+    full.extend_from_slice(args);
+    full.extend(["--save", save.to_str().unwrap()]);
+    let out = run_cz(&full, script.as_bytes());
+    assert!(out.status.success());
+    let saved = std::fs::read(&save).ok();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (String::from_utf8(out.stdout).unwrap(), saved)
+}
+
+#[test]
+fn a_quit_game_saves_an_incomplete_connectz_file() {
+    let (out, saved) = play(&["--level", "easy"], "4\n3\nq\n");
+    let saved = saved.unwrap();
+    assert!(
+        saved.starts_with(b"7 6 4\n4\n"),
+        "{}",
+        String::from_utf8_lossy(&saved)
+    );
+    assert_eq!(saved.iter().filter(|&&b| b == b'\n').count(), 1 + 4);
+    assert_eq!(judge_bytes(&saved).code().number(), 3);
+    assert_eq!(out.matches("engine plays").count(), 2);
+    assert!(out.contains("saved 4 moves"));
+}
+
+#[test]
+fn undo_takes_back_your_move_and_the_reply() {
+    let (out, saved) = play(&["--level", "easy"], "4\nu\n5\nq\n");
+    let saved = String::from_utf8(saved.unwrap()).unwrap();
+    let moves: Vec<&str> = saved.lines().skip(1).collect();
+    assert_eq!(moves.len(), 2, "{saved}");
+    assert_eq!(moves[0], "5");
+    assert!(out.contains("engine plays"));
+}
+
+#[test]
+fn bad_input_is_refused_politely() {
+    let (out, _) = play(
+        &["--width", "3", "--height", "2", "--connect", "3"],
+        "9\nx\n1\n1\n1\nq\n",
+    );
+    assert!(out.contains("type a column from 1 to 3, u or q"));
+    assert!(out.contains("column 1 is full"));
+}
+
+#[test]
+fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
+    // On 5 x 4 with lines of 3 the side to move first wins; the engine
+    // moves first and the human keeps playing column 1.
+    let (out, saved) = play(
+        &[
+            "--level",
+            "perfect",
+            "--first",
+            "engine",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--connect",
+            "3",
+        ],
+        &"1\n".repeat(20),
+    );
+    assert!(out.contains("game over: the engine wins"), "{out}");
+    // The final board is drawn with its counters, the winning run in capitals.
+    let last_board = &out[out.rfind("engine plays").unwrap()..];
+    assert_eq!(last_board.matches('X').count(), 3, "{out}");
+    assert!(out.contains("engine plays 3 (exact: wins"), "{out}");
+    assert_eq!(judge_bytes(&saved.unwrap()).code().number(), 1);
+}

@@ -1,0 +1,191 @@
+//! The neighbouring problems: board snapshots and "Rotate", on the public
+//! data in tests/data (see its README for sources).
+
+use std::fs;
+
+use connectz::{Finding, Player, judge_bytes};
+use connectz_games::snapshot::{Side, Verdict, judge_grid};
+
+use crate::support::{root, run_cz};
+
+fn cz(args: &[&str], stdin: Option<&[u8]>) -> String {
+    let out = run_cz(args, stdin.unwrap_or(b""));
+    assert!(out.status.success(), "cz {args:?} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Data rows of a TSV: comment lines skipped, fields split on tabs.
+fn rows(name: &str) -> Vec<Vec<String>> {
+    let text = fs::read_to_string(root().join("tests/data/snapshot").join(name)).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
+    assert!(rows.len() >= 3, "{name}: only {} rows", rows.len());
+    rows
+}
+
+#[test]
+fn rotate_matches_the_published_answers_byte_for_byte() {
+    for set in ["sample", "practice-small", "practice-large"] {
+        let input = format!("tests/data/rotate/{set}.in");
+        let expected =
+            fs::read_to_string(root().join(format!("tests/data/rotate/{set}.ans"))).unwrap();
+        assert_eq!(cz(&["rotate", &input], None), expected, "{set}");
+    }
+    // Standard input works too.
+    let sample = fs::read(root().join("tests/data/rotate/sample.in")).unwrap();
+    assert!(cz(&["rotate"], Some(&sample)).starts_with("Case #1: Neither\n"));
+}
+
+#[test]
+fn codegolf_validator_boards() {
+    // 'O' is empty; cases 5 and 6 have floating counters, so they are
+    // judged without gravity, and with gravity they are invalid.
+    for row in rows("codegolf_117180_connect_four_validator.tsv") {
+        let (case, grid, winner) = (&row[0], row[1].as_bytes(), row[2].chars().next().unwrap());
+        let floating = case == "5" || case == "6";
+        let (position, judgement) = judge_grid(grid, 4, None, Some('O'), !floating).unwrap();
+        let side = match judgement.verdict {
+            Verdict::FirstWins => Side::First,
+            Verdict::SecondWins => Side::Second,
+            other => panic!("case {case}: {other} ({:?})", judgement.why),
+        };
+        assert_eq!(
+            position.symbols[usize::from(side == Side::Second)],
+            winner,
+            "case {case}"
+        );
+        if floating {
+            let (_, strict) = judge_grid(grid, 4, None, Some('O'), true).unwrap();
+            assert_eq!(strict.verdict, Verdict::Invalid, "case {case}");
+            assert!(strict.why.unwrap().starts_with("floating counter"));
+        }
+    }
+}
+
+#[test]
+fn cody_win_checker_boards() {
+    // Matrices of 0/1/2 with rows joined by ';', no gravity, K = 4; the
+    // answer is the player with a line, 0 for nobody.
+    for row in rows("cody_90_c4winner.tsv") {
+        let (case, grid, expected) = (&row[0], row[1].as_bytes(), row[2].trim());
+        let (position, judgement) = judge_grid(grid, 4, Some('1'), None, false).unwrap();
+        let got = match judgement.verdict {
+            Verdict::FirstWins => position.symbols[0].to_string(),
+            Verdict::SecondWins => position.symbols[1].to_string(),
+            _ => "0".to_string(),
+        };
+        assert_eq!(got, expected, "case {case}");
+    }
+    // The same through the command line, with the lines listed.
+    let out = cz(
+        &["board", "--no-gravity", "--first", "1", "--lines", "-"],
+        Some(b"0 0 0 0;1 1 1 1;0 0 0 0;0 0 0 2"),
+    );
+    assert_eq!(
+        out,
+        "first player wins\n1: 4 in a row: (2,1) (2,2) (2,3) (2,4)\n"
+    );
+}
+
+/// A move list as a ConnectZ file on 7x6 with lines of 4.
+fn connectz_file(columns: &[u8]) -> Vec<u8> {
+    let mut text = String::from("7 6 4\n");
+    for c in columns {
+        text.push_str(&format!("{c}\n"));
+    }
+    text.into_bytes()
+}
+
+#[test]
+fn codewars_who_is_winner() {
+    // "COL_Color" moves; the first to connect four wins, later moves are
+    // ignored. Whoever moves first is player 1 of the ConnectZ file.
+    for row in rows("codewars_56882731_who_is_winner.tsv") {
+        let moves: Vec<(u8, &str)> = row[1]
+            .split(',')
+            .map(|m| {
+                let (col, colour) = m.split_once('_').unwrap();
+                (col.as_bytes()[0] - b'A' + 1, colour)
+            })
+            .collect();
+        let report = judge_bytes(&connectz_file(
+            &moves.iter().map(|m| m.0).collect::<Vec<_>>(),
+        ));
+        let got = match &report.result {
+            Some(Finding::Won { run, .. }) => match run.player {
+                Player::One => moves[0].1,
+                Player::Two => moves[1].1,
+            },
+            _ => "Draw",
+        };
+        assert_eq!(got, row[2].trim(), "case {}", row[0]);
+    }
+}
+
+#[test]
+fn dwite_winner_and_chip_count() {
+    // Digit strings, Red first; the answer names the winner and the number
+    // of chips on the board when the line was completed.
+    for row in rows("dwite_2006feb_p4.tsv") {
+        let columns: Vec<u8> = row[1].bytes().map(|b| b - b'0').collect();
+        let report = judge_bytes(&connectz_file(&columns));
+        let Some(Finding::Won { line, run }) = &report.result else {
+            panic!("case {}: no line", row[0]);
+        };
+        let colour = if run.player == Player::One {
+            "RED"
+        } else {
+            "BLUE"
+        };
+        assert_eq!(
+            format!("{colour}-{}", line - 1),
+            row[2].trim(),
+            "case {}",
+            row[0]
+        );
+    }
+}
+
+#[test]
+fn board_command_answers_and_explains() {
+    let position = b".......\n.......\n.......\n...x...\n...o...\n..xox..\n";
+    assert_eq!(cz(&["board"], Some(position)), "second player moves\n");
+    let floating = b"....\n.x..\n....\n.o..\n";
+    assert_eq!(
+        cz(&["board", "--why"], Some(floating)),
+        "invalid\nwhy: floating counter at row 2 column 2 (rows from the top)\n"
+    );
+    let counts = b"....\n....\nxx..\nxxo.\n";
+    assert!(cz(&["board", "--why"], Some(counts)).contains("x has 4 counters and o 1"));
+    let won = b"x...\nx...\nx.o.\nxooo\n";
+    assert!(
+        cz(&["board", "--why", "--first", "x"], Some(won))
+            .starts_with("invalid\nwhy: x has a line but did not move last")
+    );
+    let draw = b"xox\noxo\nxox\n";
+    assert_eq!(cz(&["board", "-z", "3"], Some(draw)), "invalid\n");
+}
+
+#[test]
+fn board_search_is_exact_or_says_undecided() {
+    // The 15 x 6 position: reachable (this game reaches it), once
+    // called invalid after 4 million positions.
+    let grid = b"..........o..../x....x....x..../x...xxxx..o..../ox..oooox.x..../ooxxxoxxxxoxxxx/oxooxoooooooooo\n";
+    assert_eq!(
+        cz(&["board", "--why", "--first", "x", "-z", "11"], Some(grid)),
+        "first player moves\n"
+    );
+    let game = "15 6 11\n5\n15\n15\n14\n14\n13\n13\n12\n12\n10\n10\n9\n9\n8\n9\n7\n8\n8\n8\n6\n7\n7\n7\n6\n5\n6\n6\n5\n6\n4\n5\n3\n4\n1\n3\n1\n2\n2\n2\n1\n1\n11\n1\n11\n11\n11\n11\n11\n";
+    assert_eq!(judge_bytes(game.as_bytes()).code().number(), 3);
+    // A row of 40,000 counters: no recursion as deep as the input.
+    let row = format!("{}\n", "xo".repeat(20_000));
+    assert_eq!(cz(&["board"], Some(row.as_bytes())), "draw game\n");
+    // A position the bounded search cannot settle says so, with exit status 3.
+    let hard = b"x...../x...../o.x.../o.x.x./o.x.x./x.o.o./o.o.o./o.x.x./x.o.o./x.o.o./xxo.x./oox.o./xxx.o./xxx.x./xoo.o./ooo.o./oox.o./xxx.x./xxx.o./oxo.o./oox.o./xox.x./xox.x./xxo.o./oxx.o./ooo.o./oxx.x./xxoox./xxoxo./ooxox./xooxx./xxxxo./ooxxo./ooooo./oooxxx/xxoxxx/oxxxxx/oooooo/oxooox\n";
+    let out = run_cz(&["board", "--first", "x", "-z", "100"], hard);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "undecided\n");
+}

@@ -1,0 +1,65 @@
+//! Helpers shared by the test modules.
+
+use std::path::PathBuf;
+
+/// The repository root (the top of the workspace).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The reference `connectz` binary, built beside `cz` by `cargo test` at
+/// the top of the workspace.
+pub fn connectz_binary() -> PathBuf {
+    let path = std::path::Path::new(env!("CARGO_BIN_EXE_cz")).with_file_name("connectz");
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests from the top of the workspace (cargo test)",
+        path.display()
+    );
+    path
+}
+
+/// Runs `cz` from the repository root with `stdin` as its input, without
+/// colour, with `$CONNECTZ` naming the reference binary (for the candidate
+/// scripts of tests/fixtures).
+pub fn run_cz(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    run_cz_within(args, stdin, 600).unwrap_or_else(|| panic!("cz {args:?} took over 600 s"))
+}
+
+/// [`run_cz`] with a deadline: `None` (and the process killed) when it has
+/// not ended within `seconds`. Output is read while it runs, so a large one
+/// cannot block it.
+pub fn run_cz_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<std::process::Output> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("CONNECTZ", connectz_binary())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // A command that does not read its input may close it first.
+    std::thread::spawn(move || {
+        let mut input = input;
+        let _ = input.write_all(&stdin);
+    });
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(Duration::from_secs(seconds)) {
+        Ok(output) => Some(output.unwrap()),
+        Err(_) => {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+            None
+        }
+    }
+}

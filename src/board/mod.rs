@@ -1,0 +1,839 @@
+//! The frame's cells, and line detection in time independent of `z`.
+//!
+//! r[rule.line]: every placed counter records, at the two ends of each run it
+//! belongs to, the length of that run in the three sideways directions
+//! (vertical runs only grow at a column's top, so one count per column serves
+//! them). A new counter joins the runs ending beside it, so each move costs
+//! O(1) however long the runs grow.
+//!
+//! r[resource.board]: the stores, and what each costs.
+//! - `Dense`: an array of the whole frame, row after row, for frames whose
+//!   array fits in [`UP_FRONT_BYTES`], or once an eighth of the frame is
+//!   occupied (so the array costs at most eight cells per counter). Rows are
+//!   committed as counters reach them.
+//! - `Sparse`: occupied columns only, in hash maps with a keyed hash (SipHash
+//!   with a per-process random key), so columns chosen against the hash do
+//!   not slow it down.
+//! - `Heights`: once only heights matter (after the game's first line), the
+//!   cells are dropped and one height per occupied column is kept.
+//!
+//! A stored run is only read while it is shorter than z (the judge stops
+//! looking for lines at the first one) and never exceeds the frame's width,
+//! so runs are kept in the narrowest integer ("lane") that holds
+//! min(z - 1, width); a longer value saturates and reads as "at least that".
+//! Every allocation that grows with the input is fallible: when memory runs
+//! out the board says so ([`Landing::Exhausted`]) instead of aborting.
+
+use std::fmt::Debug;
+
+use crate::nat::Nat;
+
+mod dense;
+mod sparse;
+
+use dense::Dense;
+use sparse::{Column, Heights, Sparse};
+
+pub use sparse::ARRAY_COLUMNS;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Moves first.
+    One,
+    /// Moves second.
+    Two,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 1 or 2.
+    pub fn number(self) -> u8 {
+        match self {
+            Player::One => 1,
+            Player::Two => 2,
+        }
+    }
+
+    fn from_tag(tag: u64) -> Option<Player> {
+        match tag {
+            1 => Some(Player::One),
+            2 => Some(Player::Two),
+            _ => None,
+        }
+    }
+}
+
+/// A direction in which a line can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Along a row.
+    Horizontal,
+    /// Up a column.
+    Vertical,
+    /// Up and to the right.
+    Diagonal,
+    /// Down and to the right.
+    AntiDiagonal,
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::Horizontal => "horizontal",
+            Direction::Vertical => "vertical",
+            Direction::Diagonal => "diagonal",
+            Direction::AntiDiagonal => "anti-diagonal",
+        })
+    }
+}
+
+/// A completed line: its lowest-column (then lowest-row) end, direction and length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinningRun {
+    /// Who owns it.
+    pub player: Player,
+    /// Column (1-based) of the start.
+    pub column: Nat,
+    /// Row (1-based, bottom is 1) of the start.
+    pub row: u64,
+    /// Where it runs from the start.
+    pub direction: Direction,
+    /// Number of counters, at least `z`.
+    pub length: u64,
+}
+
+impl WinningRun {
+    /// The cells of the line, from its start, as (column, row), 1-based.
+    pub fn cells(&self) -> impl Iterator<Item = (Nat, u64)> + '_ {
+        let (dc, dr): (u64, i64) = match self.direction {
+            Direction::Horizontal => (1, 0),
+            Direction::Vertical => (0, 1),
+            Direction::Diagonal => (1, 1),
+            Direction::AntiDiagonal => (1, -1),
+        };
+        (0..self.length).map(move |k| {
+            let row = self.row.wrapping_add_signed(dr.wrapping_mul(k as i64));
+            (self.column.add_u64(dc * k), row)
+        })
+    }
+}
+
+/// The three directions whose runs are stored per cell, with the row step
+/// per column to the right.
+const SIDEWAYS: [(usize, i64); 3] = [(0, 0), (1, 1), (2, -1)];
+const SIDEWAYS_DIRECTIONS: [Direction; 3] = [
+    Direction::Horizontal,
+    Direction::Diagonal,
+    Direction::AntiDiagonal,
+];
+
+/// A stored run length. `put` saturates at `MAX`; a stored `MAX` reads as
+/// "at least `MAX`", which is exact whenever `MAX` >= the longest run the
+/// store must tell apart (see [`lane_bits`]).
+pub(crate) trait Lane: Copy + Eq + Default + Debug {
+    const MAX: u64;
+    fn get(self) -> u64;
+    fn put(v: u64) -> Self;
+}
+
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const MAX: u64 = <$t>::MAX as u64;
+            #[inline]
+            fn get(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn put(v: u64) -> Self {
+                v.min(<Self as Lane>::MAX) as $t
+            }
+        }
+    };
+}
+lane!(u8);
+lane!(u16);
+lane!(u32);
+lane!(u64);
+
+/// A cell: runs `[horizontal, diagonal, anti-diagonal]` at the ends of runs
+/// and the owner's tag (0 empty, 1 or 2) in the fourth lane.
+type Cell<L> = [L; 4];
+
+/// How one counter was placed: its row (0-based) and the longest line through
+/// it as (direction, length, steps back to the line's start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Placement {
+    row: u64,
+    direction: Direction,
+    length: u64,
+    back: u64,
+}
+
+/// Memory ran out: the board cannot hold another counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+fn tag(player: Player) -> u64 {
+    u64::from(player.number())
+}
+
+/// The runs through a cell from the runs beside it, the run-length update
+/// shared by the stores: `vertical` is the run the counter makes in its
+/// column, `sides[dir]` the (back, ahead) runs it joins. Returns the three
+/// totals and the longest line.
+#[inline]
+fn join(vertical: u64, sides: [(u64, u64); 3]) -> ([u64; 3], Direction, u64, u64) {
+    let mut best = (Direction::Vertical, vertical, vertical - 1);
+    let mut totals = [1u64; 3];
+    for (dir, _) in SIDEWAYS {
+        let (back, ahead) = sides[dir];
+        // Runs are at most the frame's width, so this cannot overflow a u64
+        // on any frame a store can hold.
+        let total = back + 1 + ahead;
+        totals[dir] = total;
+        if total > best.1 {
+            best = (SIDEWAYS_DIRECTIONS[dir], total, back);
+        }
+    }
+    (totals, best.0, best.1, best.2)
+}
+
+/// The stores, one variant per lane width (see the module docs).
+#[derive(Clone, Debug)]
+enum Store {
+    Dense8(Dense<u8>),
+    Dense16(Dense<u16>),
+    Dense32(Dense<u32>),
+    Sparse8(Sparse<u8>),
+    Sparse16(Sparse<u16>),
+    Sparse32(Sparse<u32>),
+    Sparse64(Sparse<u64>),
+    Heights(Heights),
+}
+
+/// Runs `$body` with `$s` bound to the store of whichever lane width, for
+/// the dense and the sparse variants; `$heights` for the heights store.
+macro_rules! with_store {
+    ($store:expr, dense $d:ident => $dense:expr, sparse $s:ident => $sparse:expr, heights $h:ident => $heights:expr) => {
+        match $store {
+            Store::Dense8($d) => $dense,
+            Store::Dense16($d) => $dense,
+            Store::Dense32($d) => $dense,
+            Store::Sparse8($s) => $sparse,
+            Store::Sparse16($s) => $sparse,
+            Store::Sparse32($s) => $sparse,
+            Store::Sparse64($s) => $sparse,
+            Store::Heights($h) => $heights,
+        }
+    };
+}
+
+/// How a board stores its cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Storage {
+    /// The array when it is small or the frame is an eighth occupied, else
+    /// the sparse map (see the module docs).
+    #[default]
+    Auto,
+    /// Always the sparse map: lets tests hold the stores to each other.
+    Sparse,
+    /// The array whenever the frame has one (at most [`MAX_DENSE_CELLS`]),
+    /// whatever it costs: for tests of the array at large sizes.
+    Dense,
+}
+
+/// A frame whose array takes at most this many bytes gets it from the start.
+pub const UP_FRONT_BYTES: u64 = 64 << 20;
+/// No array has more cells than this (its index must fit the address space).
+pub const MAX_DENSE_CELLS: u64 = 1 << 34;
+/// The sparse map moves to an array once this fraction (1/n) of the frame
+/// holds counters, so the array costs at most n cells per counter.
+pub const PROMOTE_AT: u64 = 8;
+
+/// The counters on the frame.
+#[derive(Clone, Debug)]
+pub struct Board {
+    store: Store,
+    /// Columns and rows of the frame.
+    x: Nat,
+    y: Nat,
+    /// Counters placed.
+    placed: u64,
+    /// Counters at which the sparse map moves to an array (`u64::MAX`: never).
+    promote_at: u64,
+}
+
+/// What dropping a counter did (see [`Board::drop_into`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// The column is greater than X: nothing placed.
+    OffFrame,
+    /// The column is full: nothing placed.
+    Full,
+    /// Memory ran out: nothing placed, and the board is no longer usable.
+    Exhausted,
+    /// Placed on this row (1-based); the run through it, when runs are
+    /// looked for and it is at least z long.
+    Placed {
+        /// Row, 1-based.
+        row: u64,
+        /// The winning run it completed.
+        run: Option<WinningRun>,
+    },
+}
+
+/// The dense frame's width and height, if it has an array at all.
+fn dense_dims(x: &Nat, y: &Nat) -> Option<(usize, u32, u64)> {
+    let (w, h) = (x.to_u64()?, y.to_u64()?);
+    let cells = w.checked_mul(h).filter(|&c| c <= MAX_DENSE_CELLS)?;
+    Some((usize::try_from(w).ok()?, u32::try_from(h).ok()?, cells))
+}
+
+/// The bits a lane needs: the longest run it must tell apart is
+/// min(z - 1, x) (runs are kept while shorter than z, and fit in a row).
+fn lane_bits(x: &Nat, z: &Nat) -> u32 {
+    let need = match (x.to_u64(), z.to_u64()) {
+        (Some(x), Some(z)) => x.min(z.saturating_sub(1)),
+        (Some(x), None) => x,
+        (None, Some(z)) => z.saturating_sub(1),
+        (None, None) => u64::MAX,
+    };
+    match need {
+        0..=0xff => 8,
+        0x100..=0xffff => 16,
+        0x1_0000..=0xffff_ffff => 32,
+        _ => 64,
+    }
+}
+
+impl Board {
+    /// An empty board for an `x` by `y` frame on which runs of up to `z`
+    /// must be told apart (longer runs read as "at least z").
+    pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
+        let bits = lane_bits(x, z);
+        let dims = dense_dims(x, y);
+        let cell_bytes = u64::from(bits) / 2; // four lanes
+        let up_front = match storage {
+            Storage::Sparse => false,
+            Storage::Dense => dims.is_some(),
+            Storage::Auto => {
+                dims.is_some_and(|(_, _, cells)| cells.saturating_mul(cell_bytes) <= UP_FRONT_BYTES)
+            }
+        };
+        let store = up_front
+            .then(|| dims.and_then(|(w, h, _)| dense_store(bits, w, h)))
+            .flatten()
+            .unwrap_or_else(|| sparse_store(bits, x));
+        let promote_at = match (storage, dims) {
+            (Storage::Sparse, _) | (_, None) => u64::MAX,
+            (_, Some((_, _, cells))) => (cells / PROMOTE_AT).max(1),
+        };
+        Board {
+            store,
+            x: x.clone(),
+            y: y.clone(),
+            placed: 0,
+            promote_at,
+        }
+    }
+
+    /// Columns and rows of the frame.
+    pub fn frame(&self) -> (&Nat, &Nat) {
+        (&self.x, &self.y)
+    }
+
+    /// Counters on the board.
+    pub fn placed(&self) -> u64 {
+        self.placed
+    }
+
+    /// True when `column` (1-based) is inside the frame and has room.
+    pub fn is_open(&self, column: &Nat) -> bool {
+        !column.is_zero() && *column <= self.x && self.y > self.height(column)
+    }
+
+    /// Counters in `column` (1-based, inside the frame).
+    pub fn height(&self, column: &Nat) -> u64 {
+        with_store!(&self.store,
+            dense d => dense_index(column).map_or(0, |c| d.height(c)),
+            sparse s => s.height(column),
+            heights h => h.height(column))
+    }
+
+    /// Who owns the cell at `column`, `row` (both 1-based); `None` when it is
+    /// empty or the board keeps heights only.
+    pub fn owner(&self, column: &Nat, row: u64) -> Option<Player> {
+        let row = row.checked_sub(1)?;
+        with_store!(&self.store,
+            dense d => d.owner(dense_index(column)?, row),
+            sparse s => s.owner(column, row),
+            heights _h => None)
+    }
+
+    /// True once the board keeps heights only (see [`Board::keep_heights_only`]).
+    pub fn heights_only(&self) -> bool {
+        matches!(self.store, Store::Heights(_))
+    }
+
+    /// Drops every counter's owner and runs, keeping only column heights:
+    /// for when no more lines are looked for.
+    pub fn keep_heights_only(&mut self) {
+        let heights = with_store!(&self.store,
+            dense d => {
+                // The array already held a height per column: keep one.
+                let mut h = Heights::new(&self.x, u64::MAX);
+                for (c, &height) in d.heights.iter().enumerate() {
+                    if height > 0 {
+                        match h.entry(&Nat::from(c as u64 + 1)) {
+                            Ok(slot) => *slot = u64::from(height),
+                            Err(Exhausted) => return,
+                        }
+                    }
+                }
+                h
+            },
+            sparse s => match s.columns.map_values(&self.x, Column::height) {
+                Some(h) => h,
+                // Memory is short: keep the cells, which answer as well.
+                None => return,
+            },
+            heights _h => return);
+        self.store = Store::Heights(heights);
+    }
+
+    /// Drops `player`'s counter into `column` (1-based): r[rule.column-range]
+    /// a column past X places nothing, r[rule.column-full] nor does a full
+    /// one, r[rule.gravity] otherwise the counter lands on the lowest free
+    /// cell. With `z`, the line through it is reported when it is at least
+    /// `z` long; without, lines are not looked for.
+    #[inline]
+    pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Landing {
+        let placed = match &mut self.store {
+            Store::Dense8(d) => dense_drop(d, column, player),
+            Store::Dense16(d) => dense_drop(d, column, player),
+            Store::Dense32(d) => dense_drop(d, column, player),
+            Store::Sparse8(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse16(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse32(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Sparse64(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Heights(h) => {
+                if *column > self.x {
+                    return Landing::OffFrame;
+                }
+                if self.y <= h.height(column) {
+                    return Landing::Full;
+                }
+                match h.stack(column) {
+                    Ok(row) => Ok(Placement {
+                        row,
+                        direction: Direction::Vertical,
+                        length: 0,
+                        back: 0,
+                    }),
+                    Err(Exhausted) => Err(Landing::Exhausted),
+                }
+            }
+        };
+        let placed = match placed {
+            Ok(p) => p,
+            Err(landing) => return landing,
+        };
+        self.placed += 1;
+        if self.placed >= self.promote_at {
+            self.promote();
+        }
+        let run = z
+            .filter(|z| **z <= placed.length)
+            .map(|_| run_from(column.clone(), placed, player));
+        Landing::Placed {
+            row: placed.row + 1,
+            run,
+        }
+    }
+
+    /// Moves a sparse map that fills its frame to an array; stays sparse
+    /// when the memory cannot be had.
+    fn promote(&mut self) {
+        self.promote_at = u64::MAX;
+        let Some((w, h, _)) = dense_dims(&self.x, &self.y) else {
+            return;
+        };
+        let dense = match &self.store {
+            Store::Sparse8(s) => s.to_dense(w, h).map(Store::Dense8),
+            Store::Sparse16(s) => s.to_dense(w, h).map(Store::Dense16),
+            Store::Sparse32(s) => s.to_dense(w, h).map(Store::Dense32),
+            _ => None,
+        };
+        if let Some(store) = dense {
+            self.store = store;
+        }
+    }
+
+    /// Drops `player`'s counter into `column` (1-based, inside the frame, not
+    /// full) and returns its row (1-based) and the longest line through it
+    /// if that line is at least `z` long.
+    pub fn drop_counter(
+        &mut self,
+        column: &Nat,
+        player: Player,
+        z: &Nat,
+    ) -> (u64, Option<WinningRun>) {
+        match self.drop_into(column, player, Some(z)) {
+            Landing::Placed { row, run } => (row, run),
+            Landing::OffFrame | Landing::Full | Landing::Exhausted => (0, None),
+        }
+    }
+
+    /// The longest line `player` would have through a counter dropped into
+    /// `column` (1-based, inside the frame, not full); 0 once only heights
+    /// are kept. Changes nothing.
+    pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
+        with_store!(&self.store,
+            dense d => {
+                let col = dense_index(column).unwrap_or(0);
+                d.longest_if_played(col, d.heights[col] as usize, player)
+            },
+            sparse s => s.longest_if_played(column, None, player),
+            heights _h => 0)
+    }
+
+    /// The longest line `player` would have through a counter one above the
+    /// top of `column`, once the other player has filled the top (so its
+    /// vertical run is 1); 0 when that cell is outside the frame. For
+    /// engines that ask "does my move here give the opponent a line above
+    /// it?" without playing it.
+    pub fn longest_above(&self, column: &Nat, player: Player) -> u64 {
+        let row = self.height(column) + 1;
+        if self.y <= row || column.is_zero() || *column > self.x {
+            return 0;
+        }
+        with_store!(&self.store,
+            dense d => d.longest_if_played(dense_index(column).unwrap_or(0), row as usize, player),
+            sparse s => s.longest_if_played(column, Some(row), player),
+            heights _h => 0)
+    }
+
+    /// A hint that the next move is into `column` (1-based): the array
+    /// starts loading the cells it will touch.
+    #[inline]
+    pub fn warm(&self, column: u64) {
+        let Some(col) = column.checked_sub(1).and_then(|c| usize::try_from(c).ok()) else {
+            return;
+        };
+        match &self.store {
+            Store::Dense8(d) => d.warm(col),
+            Store::Dense16(d) => d.warm(col),
+            Store::Dense32(d) => d.warm(col),
+            _ => {}
+        }
+    }
+
+    /// The heap memory the board holds, in bytes (an estimate from the
+    /// capacities of its arrays and maps).
+    pub fn heap_bytes(&self) -> usize {
+        with_store!(&self.store,
+            dense d => d.heap_bytes(),
+            sparse s => s.heap_bytes(),
+            heights h => h.heap_bytes(|_| 0))
+    }
+
+    /// Which store holds the counters: `dense`, `sparse` or `heights`, and
+    /// the lane width in bits (0 for heights).
+    pub fn store_kind(&self) -> (&'static str, u32) {
+        match &self.store {
+            Store::Dense8(_) => ("dense", 8),
+            Store::Dense16(_) => ("dense", 16),
+            Store::Dense32(_) => ("dense", 32),
+            Store::Sparse8(_) => ("sparse", 8),
+            Store::Sparse16(_) => ("sparse", 16),
+            Store::Sparse32(_) => ("sparse", 32),
+            Store::Sparse64(_) => ("sparse", 64),
+            Store::Heights(_) => ("heights", 0),
+        }
+    }
+}
+
+fn dense_store(bits: u32, w: usize, h: u32) -> Option<Store> {
+    match bits {
+        8 => Dense::try_new(w, h).map(Store::Dense8),
+        16 => Dense::try_new(w, h).map(Store::Dense16),
+        32 => Dense::try_new(w, h).map(Store::Dense32),
+        // Rows wider than 2^32 with lines longer still: the sparse map's
+        // 64-bit lanes hold those runs.
+        _ => None,
+    }
+}
+
+fn sparse_store(bits: u32, x: &Nat) -> Store {
+    match bits {
+        8 => Store::Sparse8(Sparse::new(x)),
+        16 => Store::Sparse16(Sparse::new(x)),
+        32 => Store::Sparse32(Sparse::new(x)),
+        _ => Store::Sparse64(Sparse::new(x)),
+    }
+}
+
+/// [`Board::drop_into`] on the array: range and fullness, then the placement.
+#[inline]
+fn dense_drop<L: Lane>(
+    d: &mut Dense<L>,
+    column: &Nat,
+    player: Player,
+) -> Result<Placement, Landing> {
+    // A dense frame's width is X itself.
+    let col = dense_index(column)
+        .filter(|&c| c < d.heights.len())
+        .ok_or(Landing::OffFrame)?;
+    if d.heights[col] == d.rows {
+        return Err(Landing::Full);
+    }
+    Ok(d.place(col, player))
+}
+
+/// [`Board::drop_into`] on the sparse map.
+fn sparse_drop<L: Lane>(
+    s: &mut Sparse<L>,
+    column: &Nat,
+    player: Player,
+    x: &Nat,
+    y: &Nat,
+) -> Result<Placement, Landing> {
+    if *column > *x {
+        return Err(Landing::OffFrame);
+    }
+    if *y <= s.height(column) {
+        return Err(Landing::Full);
+    }
+    s.place(column, player)
+        .map_err(|Exhausted| Landing::Exhausted)
+}
+
+#[inline]
+fn dense_index(column: &Nat) -> Option<usize> {
+    usize::try_from(column.to_u64()?.checked_sub(1)?).ok()
+}
+
+fn run_from(column: Nat, placed: Placement, player: Player) -> WinningRun {
+    let Placement {
+        row,
+        direction,
+        length,
+        back,
+    } = placed;
+    // Walk `back` steps towards the start of the line.
+    let (column, row) = match direction {
+        Direction::Vertical => (column, row + 1 - back),
+        Direction::Horizontal => (column.checked_sub_u64(back).unwrap_or(Nat::ZERO), row + 1),
+        Direction::Diagonal => (
+            column.checked_sub_u64(back).unwrap_or(Nat::ZERO),
+            row + 1 - back,
+        ),
+        Direction::AntiDiagonal => (
+            column.checked_sub_u64(back).unwrap_or(Nat::ZERO),
+            row + 1 + back,
+        ),
+    };
+    WinningRun {
+        player,
+        column,
+        row,
+        direction,
+        length,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SplitMix64, for the random games of these tests (the core's tests do
+    /// not use the test kit, which depends on the core).
+    struct Rng(u64);
+    impl Rng {
+        fn new(seed: u64) -> Rng {
+            Rng(seed)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((u128::from(z ^ (z >> 31)) * u128::from(n)) >> 64) as u64
+        }
+    }
+
+    /// The arrays and the sparse maps of every lane width are stores of one
+    /// algorithm: on random games they must report the same lines, and
+    /// narrow lanes must saturate, never wrap.
+    #[test]
+    fn stores_agree_on_random_games() {
+        let mut rng = Rng::new(42);
+        let mut lines_seen = 0;
+        let mut saturated = 0;
+        for _ in 0..2000 {
+            let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+            let mut wide = Dense::<u32>::try_new(w, h as u32).unwrap();
+            // One map indexes its columns by an array, the other by hashing.
+            let mut sparse = Sparse::<u64>::new(&Nat::from(w as u64));
+            // A lane of 8 bits that saturates at 3 stands in for any lane at
+            // its limit: runs of 3 or more must read as "at least 3".
+            let mut tiny = Sparse::<Tiny>::new(&Nat::from(u64::MAX));
+            let mut player = Player::One;
+            for _ in 0..w * h {
+                let open: Vec<usize> = (0..w).filter(|&c| (wide.heights[c] as usize) < h).collect();
+                let col = open[rng.below(open.len() as u64) as usize];
+                let n = Nat::from(col as u64 + 1);
+                let probe = wide.longest_if_played(col, wide.heights[col] as usize, player);
+                assert_eq!(probe, sparse.longest_if_played(&n, None, player));
+                // The cell above the top, as an engine asks about it.
+                let row = wide.heights[col] as usize + 1;
+                if row < h {
+                    assert_eq!(
+                        wide.longest_if_played(col, row, player.other()),
+                        sparse.longest_if_played(&n, Some(row as u64), player.other())
+                    );
+                }
+                let a = wide.place(col, player);
+                assert_eq!(probe, a.length);
+                let b = sparse.place(&n, player).unwrap();
+                assert_eq!(a, b);
+                let t = tiny.place(&n, player).unwrap();
+                assert_eq!(a.row, t.row);
+                if a.length < Tiny::MAX {
+                    assert_eq!(a, t);
+                } else {
+                    assert!(t.length >= Tiny::MAX, "{a:?} {t:?}");
+                    saturated += 1;
+                }
+                lines_seen += u64::from(a.length >= 3);
+                player = player.other();
+            }
+        }
+        assert!(lines_seen > 1000, "too few lines to compare: {lines_seen}");
+        assert!(saturated > 100, "too few saturated runs: {saturated}");
+    }
+
+    /// A lane that saturates at 3: the saturation logic at a small scale.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Tiny(u8);
+    impl Lane for Tiny {
+        const MAX: u64 = 3;
+        fn get(self) -> u64 {
+            u64::from(self.0)
+        }
+        fn put(v: u64) -> Self {
+            Tiny(v.min(3) as u8)
+        }
+    }
+
+    /// `longest_above` answers what playing the move and then asking
+    /// `longest_if_played` for the opponent would.
+    #[test]
+    fn longest_above_is_playing_then_asking() {
+        let mut rng = Rng::new(8);
+        let mut compared = 0;
+        for storage in [Storage::Auto, Storage::Sparse] {
+            for _ in 0..300 {
+                let (w, h) = (2 + rng.below(7), 2 + rng.below(7));
+                let (x, y, z) = (Nat::from(w), Nat::from(h), Nat::from(h.max(w)));
+                let mut board = Board::new(&x, &y, &z, storage);
+                let mut player = Player::One;
+                for _ in 0..w * h / 2 {
+                    for c in 1..=w {
+                        let col = Nat::from(c);
+                        let mut after = board.clone();
+                        let expected = match after.drop_into(&col, player, None) {
+                            Landing::Placed { .. } if after.is_open(&col) => {
+                                after.longest_if_played(&col, player.other())
+                            }
+                            _ => 0,
+                        };
+                        assert_eq!(board.longest_above(&col, player.other()), expected);
+                        compared += 1;
+                    }
+                    let c = Nat::from(1 + rng.below(w));
+                    if board.is_open(&c) {
+                        board.drop_into(&c, player, None);
+                        player = player.other();
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
+
+    #[test]
+    fn lanes_hold_the_longest_run_that_matters() {
+        let n = |v: u64| Nat::from(v);
+        assert_eq!(lane_bits(&n(7), &n(4)), 8);
+        assert_eq!(lane_bits(&n(1000), &n(256)), 8);
+        assert_eq!(lane_bits(&n(1000), &n(257)), 16);
+        assert_eq!(lane_bits(&n(255), &n(100_000)), 8);
+        assert_eq!(lane_bits(&n(256), &n(100_000)), 16);
+        assert_eq!(lane_bits(&n(2), &n(65536)), 8);
+        assert_eq!(lane_bits(&n(70_000), &n(65536)), 16);
+        assert_eq!(lane_bits(&n(70_000), &n(65537)), 32);
+        let huge = Nat::from_digits(b"100000000000000000000000").unwrap();
+        assert_eq!(lane_bits(&huge, &n(1 << 32)), 32);
+        assert_eq!(lane_bits(&huge, &n((1 << 32) + 2)), 64);
+        assert_eq!(lane_bits(&huge, &huge), 64);
+    }
+
+    #[test]
+    fn arrays_only_for_small_or_occupied_frames() {
+        let n = |v: u64| Nat::from(v);
+        let kind =
+            |x: u64, y: u64, z: u64| Board::new(&n(x), &n(y), &n(z), Storage::Auto).store_kind();
+        assert_eq!(kind(7, 6, 4), ("dense", 8));
+        assert_eq!(kind(4096, 4096, 4), ("dense", 8));
+        // 2^28 cells of four bytes: 1 GiB, far above the up-front budget.
+        assert_eq!(kind(16384, 16384, 4), ("sparse", 8));
+        assert_eq!(kind(1 << 40, 1 << 40, 4), ("sparse", 8));
+        // Taller than u32 rows: never an array.
+        assert_eq!(kind(2, 1 << 33, 3), ("sparse", 8));
+        // Promotion: an eighth of a 4096 x 8192 frame (2^25 cells).
+        let mut board = Board::new(&n(4096), &n(8192), &n(4), Storage::Auto);
+        assert_eq!(board.store_kind().0, "sparse");
+        let mut player = Player::One;
+        let mut k = 0u64;
+        while board.placed() < (1 << 25) / PROMOTE_AT {
+            assert_eq!(board.store_kind().0, "sparse");
+            board.drop_into(&n(1 + k % 4096), player, Some(&n(4)));
+            player = player.other();
+            k += 1;
+        }
+        assert_eq!(board.store_kind().0, "dense");
+        // The array agrees with what the map held.
+        assert_eq!(board.height(&n(1)), (1 << 22) / 4096);
+        assert_eq!(board.owner(&n(1), 1), Some(Player::One));
+        assert_eq!(board.owner(&n(2), 1), Some(Player::Two));
+    }
+
+    #[test]
+    fn heights_only_keeps_fullness() {
+        let n = |v: u64| Nat::from(v);
+        for storage in [Storage::Auto, Storage::Sparse] {
+            let mut board = Board::new(&n(3), &n(2), &n(3), storage);
+            board.drop_into(&n(1), Player::One, Some(&n(3)));
+            board.keep_heights_only();
+            assert!(board.heights_only());
+            assert_eq!(board.owner(&n(1), 1), None);
+            assert_eq!(board.height(&n(1)), 1);
+            assert!(matches!(
+                board.drop_into(&n(1), Player::Two, None),
+                Landing::Placed { row: 2, run: None }
+            ));
+            assert_eq!(board.drop_into(&n(1), Player::One, None), Landing::Full);
+            assert_eq!(board.drop_into(&n(4), Player::One, None), Landing::OffFrame);
+        }
+    }
+}

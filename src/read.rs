@@ -1,0 +1,100 @@
+//! Entry points: judging bytes in memory, any [`Read`], or a file by path.
+//! The only I/O of the library: reading, in chunks, until the verdict is
+//! settled.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::judge::{Judge, Report};
+use crate::verdict::Finding;
+
+/// Judges `bytes` fed in chunks of the given sizes (cycling; 0 counts as 1):
+/// the verdict must not depend on how the input is cut.
+pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
+    let mut judge = Judge::new();
+    let mut rest = bytes;
+    for &size in sizes.iter().cycle() {
+        if rest.is_empty() || judge.is_settled() {
+            break;
+        }
+        let n = size.clamp(1, rest.len());
+        judge.feed(&rest[..n]);
+        rest = &rest[n..];
+    }
+    judge.finish()
+}
+
+/// Judges a whole file held in memory.
+pub fn judge_bytes(bytes: &[u8]) -> Report {
+    judge_bytes_with(bytes, Judge::new())
+}
+
+/// [`judge_bytes`] with a judge of the caller's making.
+pub fn judge_bytes_with(bytes: &[u8], mut judge: Judge) -> Report {
+    judge.feed(bytes);
+    judge.finish()
+}
+
+/// Chunk size for reading files.
+const CHUNK: usize = 1 << 20;
+
+/// Judges everything `reader` yields, read in chunks, until the verdict is
+/// settled (r[resource.settled]): an endless reader gets its verdict once a
+/// format fault is seen. A read error is code 9 (r[code.io]).
+pub fn judge_reader(reader: impl Read) -> Report {
+    judge_reader_with(reader, Judge::new())
+}
+
+/// [`judge_reader`] with a judge of the caller's making.
+pub fn judge_reader_with(mut reader: impl Read, mut judge: Judge) -> Report {
+    // A large buffer when memory allows, else a small one on the stack:
+    // never an abort for want of a megabyte.
+    let mut heap = Vec::new();
+    let mut stack = [0u8; 4096];
+    let buffer: &mut [u8] = if heap.try_reserve_exact(CHUNK).is_ok() {
+        heap.resize(CHUNK, 0);
+        &mut heap
+    } else {
+        &mut stack
+    };
+    loop {
+        match reader.read(buffer) {
+            Ok(0) => return judge.finish(),
+            Ok(n) => {
+                judge.feed(&buffer[..n]);
+                if judge.is_settled() {
+                    return judge.finish();
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return unreadable(&e),
+        }
+    }
+}
+
+/// Judges the file at `path`: r[code.io], r[decision.unreadable]: a path that cannot be opened or
+/// read (missing, a directory, no permission, an I/O error) is code 9.
+pub fn judge_path(path: &Path) -> Report {
+    judge_path_with(path, Judge::new())
+}
+
+/// [`judge_path`] with a judge of the caller's making.
+pub fn judge_path_with(path: &Path, judge: Judge) -> Report {
+    match File::open(path) {
+        Ok(file) => judge_reader_with(file, judge),
+        Err(e) => unreadable(&e),
+    }
+}
+
+fn unreadable(error: &io::Error) -> Report {
+    Report {
+        verdict: Finding::Unreadable {
+            error: error.to_string(),
+        },
+        faults: Vec::new(),
+        result: None,
+        header: None,
+        game: None,
+    }
+}

@@ -1,0 +1,93 @@
+//! The fast path's byte scanners: specialisations of the grammar for the
+//! common move line, vouched for by it (a property test holds each to
+//! `grammar::parse_move`). Anything they cannot vouch for goes to the grammar.
+
+/// Moves parsed ahead by [`Judge::play_plain`].
+pub(crate) const BATCH: usize = 16;
+
+/// Bytes tested at once by the fast path.
+pub(crate) const SKIM_BLOCK: usize = 4096;
+
+/// True when every line ending in `block` surely conforms: only digits and
+/// LFs, every LF preceded by a digit 1 to `max_digit` (so no empty line and no
+/// line of zeros), and with `single_digit`, every nonzero digit followed by
+/// an LF (so each line's value is its last digit, at most `max_digit`).
+/// `prev` is the byte before the block (LF at the start of a line).
+pub(crate) fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> bool {
+    let pair_is_bad = |p: u8, b: u8| -> u8 {
+        let digit = b.wrapping_sub(b'0') < 10;
+        let lf = b == b'\n';
+        let p_nonzero = p.wrapping_sub(b'1') < 9;
+        let p_allowed = p.wrapping_sub(b'1') < max_digit - b'0';
+        u8::from(!(digit | lf) | (lf & !p_allowed) | (single_digit & p_nonzero & !lf))
+    };
+    let Some(&first) = block.first() else {
+        return true;
+    };
+    // Separate slices (not a chained iterator) so the loop vectorises.
+    let bad = block[..block.len() - 1]
+        .iter()
+        .zip(&block[1..])
+        .fold(pair_is_bad(prev, first), |bad, (&p, &b)| {
+            bad | pair_is_bad(p, b)
+        });
+    bad == 0
+}
+
+/// Line feeds in `bytes`, counted in byte lanes so the loop vectorises.
+pub(crate) fn count_line_feeds(bytes: &[u8]) -> u64 {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
+            u64::from(n)
+        })
+        .sum()
+}
+
+/// The common move line, recognised without the full grammar: 1 to 19
+/// digits (so the value cannot wrap) with a value above zero, then LF or
+/// CRLF. Returns the value and the index past the terminator. Anything else,
+/// including a line cut by the end of `bytes`, is `None` and left to the
+/// grammar (r[format.move]).
+#[inline]
+pub(crate) fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    // Twenty bytes at most: 19 digits and the terminator.
+    let limit = bytes.len().min(start.saturating_add(20));
+    let mut i = start;
+    let mut value: u64 = 0;
+    while i < limit {
+        let d = bytes[i].wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let digits = i - start;
+    if digits == 0 || digits > 19 || value == 0 {
+        return None;
+    }
+    match (bytes.get(i), bytes.get(i + 1)) {
+        (Some(b'\n'), _) => Some((value, i + 1)),
+        (Some(b'\r'), Some(b'\n')) => Some((value, i + 2)),
+        _ => None,
+    }
+}
+
+/// Line by line: skips plain move lines with value at most `limit` that
+/// start before `stop`. Returns bytes and lines.
+pub(crate) fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
+    let mut start = 0;
+    let mut lines = 0;
+    while start < stop {
+        match plain_move(bytes, start) {
+            Some((value, end)) if value <= limit => {
+                lines += 1;
+                start = end;
+            }
+            _ => break,
+        }
+    }
+    (start, lines)
+}
