@@ -271,6 +271,62 @@ mod tests {
         );
     }
 
+    /// The grammar vouches for `Prefix`: it accepts a byte exactly when the
+    /// grammar does not fail at that byte, on every prefix of random lines
+    /// (carriage returns are the caller's, so none here).
+    #[test]
+    fn the_grammar_vouches_for_prefix() {
+        let mut state = 3u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let alphabet = b"0123456789  0x";
+        let mut cuts = 0;
+        for _ in 0..100_000 {
+            let header = next() % 2 == 0;
+            let len = 1 + (next() % 12) as usize;
+            let line: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let parse = |bytes: &[u8]| -> Option<FormatFault> {
+                if header {
+                    parse_header(bytes).err()
+                } else {
+                    parse_move(bytes).err()
+                }
+            };
+            let mut prefix = if header {
+                Prefix::header()
+            } else {
+                Prefix::Move
+            };
+            for i in 0..line.len() {
+                let accepted = prefix.accept(line[i]);
+                // The grammar on the line up to and including this byte
+                // fails at this byte exactly when Prefix refuses it.
+                let fails_here = matches!(
+                    parse(&line[..=i]),
+                    Some(FormatFault::UnexpectedByte { column, .. }) if column == i + 1
+                );
+                assert_eq!(
+                    !accepted,
+                    fails_here,
+                    "{} {:?}",
+                    if header { "header" } else { "move" },
+                    line[..=i].escape_ascii().to_string()
+                );
+                if !accepted {
+                    cuts += 1;
+                    break;
+                }
+            }
+        }
+        assert!(cuts > 10_000, "only {cuts} lines cut");
+    }
+
     #[test]
     fn move_is_one_positive_number() {
         assert_eq!(parse_move(b"007"), Ok(7.into()));

@@ -91,3 +91,96 @@ pub(crate) fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) 
     }
     (start, lines)
 }
+
+/// The grammar vouches for the scanners: on random bytes, whatever a scanner
+/// accepts, `grammar::parse_move` accepts with the same value; what it
+/// declines is left to the grammar.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::parse_move;
+    use crate::nat::Nat;
+
+    /// SplitMix64 over an alphabet that makes near-misses likely.
+    struct Bytes(u64);
+    impl Bytes {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn string(&mut self, len: usize) -> Vec<u8> {
+            let alphabet = b"0123456789\n\n\n\r 0x";
+            (0..len)
+                .map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize])
+                .collect()
+        }
+    }
+
+    /// The lines that end in `bytes` (LF removed, CR kept), from the start.
+    fn lines(bytes: &[u8]) -> Vec<&[u8]> {
+        let mut out: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        out.pop();
+        out
+    }
+
+    fn grammar_value(line: &[u8]) -> Option<Nat> {
+        parse_move(line.strip_suffix(b"\r").unwrap_or(line)).ok()
+    }
+
+    #[test]
+    fn the_grammar_vouches_for_plain_move() {
+        let mut random = Bytes(1);
+        let mut accepted = 0;
+        for _ in 0..200_000 {
+            let len = 1 + (random.next() % 24) as usize;
+            let bytes = random.string(len);
+            if let Some((value, end)) = plain_move(&bytes, 0) {
+                let line = &bytes[..end - 1];
+                assert_eq!(
+                    grammar_value(line),
+                    Some(Nat::from(value)),
+                    "{:?}",
+                    bytes.escape_ascii().to_string()
+                );
+                assert!(value > 0);
+                accepted += 1;
+            }
+        }
+        assert!(accepted > 10_000, "only {accepted} lines accepted");
+    }
+
+    #[test]
+    fn the_grammar_vouches_for_plain_block_and_skim_lines() {
+        let mut random = Bytes(2);
+        let (mut blocks, mut skimmed) = (0, 0);
+        for _ in 0..200_000 {
+            let len = 1 + (random.next() % 40) as usize;
+            let bytes = random.string(len);
+            let limit = 1 + random.next() % 12;
+            let single = limit <= 9;
+            let max_digit = if single { b'0' + limit as u8 } else { b'9' };
+            if plain_block(&bytes, b'\n', max_digit, single) {
+                for line in lines(&bytes) {
+                    let value = grammar_value(line).expect("a vouched line conforms");
+                    assert!(!single || value <= limit, "{line:?} over {limit}");
+                }
+                blocks += 1;
+            }
+            let (n, count) = skim_lines(&bytes, bytes.len(), limit);
+            let vouched = lines(&bytes[..n]);
+            assert_eq!(vouched.len() as u64, count);
+            for line in vouched {
+                let value = grammar_value(line).expect("a skimmed line conforms");
+                assert!(value <= limit);
+                skimmed += 1;
+            }
+        }
+        assert!(
+            blocks > 1000 && skimmed > 10_000,
+            "{blocks} blocks, {skimmed} lines"
+        );
+    }
+}

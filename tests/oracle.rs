@@ -76,9 +76,9 @@ fn next_sequence(moves: &mut Vec<u64>, base: u64, max: usize) -> bool {
 fn target(name: &str) -> fn(&[u8]) {
     match name {
         "parse" => targets::parse,
-        "step" => |data| {
+        "game" => |data| {
             if let Ok(game) = ArbitraryGame::arbitrary_take_rest(Unstructured::new(data)) {
-                targets::step(&game);
+                targets::game(&game);
             }
         },
         "board" => targets::board,
@@ -88,7 +88,7 @@ fn target(name: &str) -> fn(&[u8]) {
     }
 }
 
-const TARGETS: [&str; 5] = ["parse", "step", "board", "rotate", "solve"];
+const TARGETS: [&str; 5] = ["parse", "game", "board", "rotate", "solve"];
 
 /// The targets on random bytes: what the fuzzer does, briefly, in every
 /// `cargo test`.

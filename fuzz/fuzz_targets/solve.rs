@@ -1,12 +1,12 @@
-//! Glue: the body is `connectz::targets::solve` (see there for what it checks).
+//! Glue: the body is `connectz_testkit::targets::solve` (see there for what it checks).
 #![no_main]
 
 use libfuzzer_sys::{Corpus, fuzz_target};
 
 fuzz_target!(|data: &[u8]| -> Corpus {
-    if data.len() > connectz::targets::MAX_LEN {
+    if data.len() > connectz_testkit::targets::MAX_LEN {
         return Corpus::Reject;
     }
-    connectz::targets::solve(data);
+    connectz_testkit::targets::solve(data);
     Corpus::Keep
 });

@@ -6,7 +6,7 @@
 //! | target | input | checks |
 //! |---|---|---|
 //! | `parse` | a game file's bytes (up to 2 MiB) | no panic; the verdict does not depend on chunking or on the store; on frames of up to 4096 cells, judge and oracle agree (inputs up to 64 KiB) |
-//! | `step` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
+//! | `game` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
 //! | `board` | a grid, as text or built from bytes | `cz board` never panics and answers within its bounds; on frames of up to 12 cells it agrees with every game played out |
 //! | `rotate` | a "Rotate" input, as text or built from bytes | no panic; on boards up to 7 x 7 the answer is that of turning, falling and scanning literally |
 //! | `solve` | positions, as text or built from bytes | no panic and bounded work; on frames of up to 12 cells the solver's score is that of plain negamax |
@@ -57,8 +57,8 @@ pub fn parse(data: &[u8]) {
     );
 }
 
-/// `step`: a structured game.
-pub fn step(game: &ArbitraryGame) {
+/// `game`: a structured game.
+pub fn game(game: &ArbitraryGame) {
     let input = game.render();
     if let Err(e) = differential(&input, &game.chunk_sizes()) {
         panic!("{e}\n{game:?}");
