@@ -252,10 +252,17 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// A number of seconds to sleep that no other process on the machine uses:
+/// what these tests look for among running processes.
+fn marker(k: u32) -> String {
+    format!("{}{k}", 900_000 + std::process::id() % 100_000)
+}
+
 #[test]
 fn check_owns_what_it_starts() {
     // A candidate whose background child holds its standard output open:
     // the run ends when the candidate does, and the child goes with it.
+    let (m1, m2, m3) = (marker(1), marker(2), marker(3));
     let start = std::time::Instant::now();
     let out = cz(&[
         "check",
@@ -266,7 +273,7 @@ fn check_owns_what_it_starts() {
         "--",
         "sh",
         "-c",
-        "echo 3; sleep 987651 &",
+        &format!("echo 3; sleep {m1} &"),
         "sh",
     ]);
     assert!(
@@ -275,7 +282,7 @@ fn check_owns_what_it_starts() {
         stdout(&out)
     );
     assert!(start.elapsed() < std::time::Duration::from_secs(60));
-    assert_eq!(processes_with("987651"), Vec::<String>::new());
+    assert_eq!(processes_with(&m1), Vec::<String>::new());
     // Grandchildren at a timeout, and a child that left the process group.
     let out = cz(&[
         "check",
@@ -286,7 +293,7 @@ fn check_owns_what_it_starts() {
         "--",
         "sh",
         "-c",
-        "sleep 987652; echo 3",
+        &format!("sleep {m2}; echo 3"),
         "sh",
     ]);
     assert!(stdout(&out).contains("timeouts 158"), "{}", stdout(&out));
@@ -297,12 +304,12 @@ fn check_owns_what_it_starts() {
         "--",
         "sh",
         "-c",
-        "setsid sleep 987653 & echo 3",
+        &format!("setsid sleep {m3} & echo 3"),
         "sh",
     ]);
     assert!(stdout(&out).contains("passed 18 of 158"));
-    for marker in ["987652", "987653"] {
-        assert_eq!(processes_with(marker), Vec::<String>::new(), "{marker}");
+    for m in [m2, m3] {
+        assert_eq!(processes_with(&m), Vec::<String>::new(), "{m}");
     }
 }
 
@@ -338,8 +345,9 @@ fn check_refuses_bad_limits() {
 fn an_interrupted_check_leaves_nothing_behind() {
     use std::process::{Command, Stdio};
     // A hundred million cases, made as they are needed; interrupted.
+    let m = marker(4);
     let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
-        .args(["check", "--cases", "100000000", "--", "sleep", "987654"])
+        .args(["check", "--cases", "100000000", "--", "sleep", &m])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -347,7 +355,7 @@ fn an_interrupted_check_leaves_nothing_behind() {
     let scratch = std::env::temp_dir().join(format!("cz-check-{}", child.id()));
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert!(scratch.exists(), "no scratch folder {}", scratch.display());
-    assert!(!processes_with("987654").is_empty(), "no run started");
+    assert!(!processes_with(&m).is_empty(), "no run started");
     let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
     let peak_kb: u64 = status
         .lines()
@@ -368,7 +376,7 @@ fn an_interrupted_check_leaves_nothing_behind() {
         "scratch folder left: {}",
         scratch.display()
     );
-    let left: Vec<String> = processes_with("987654")
+    let left: Vec<String> = processes_with(&m)
         .into_iter()
         .filter(|p| !p.contains("cz check"))
         .collect();
