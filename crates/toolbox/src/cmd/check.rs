@@ -78,5 +78,5 @@ pub fn new_sandbox(timeout: Duration, memory_mb: u64) -> Result<Sandbox> {
         memory: memory_mb << 20,
         output: 1 << 20,
     };
-    Ok(Sandbox::new(exe, scratch, limits).context("scratch folder")?)
+    Sandbox::new(exe, scratch, limits).context("scratch folder")
 }
