@@ -1,4 +1,4 @@
-//! The streaming judge: reads a file in chunks of any size, folds [`step`]
+//! The streaming judge: reads a file in chunks of any size, folds [`step`](crate::step)
 //! over its moves and keeps the findings; [`decide`] chooses the verdict.
 
 use memchr::memchr;

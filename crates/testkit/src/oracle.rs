@@ -234,7 +234,7 @@ pub enum Standing {
 /// Every position some legal game reaches on a `width` by `height` frame
 /// with lines of `z`, by playing every game (stopping at the first line),
 /// with how it stands. Columns are listed bottom-up, as the players' numbers.
-/// Lines are found by [`has_run`]'s full scan.
+/// Runs are found by a full scan of the grid.
 pub fn reachable_positions(
     width: usize,
     height: usize,
