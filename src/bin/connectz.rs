@@ -5,15 +5,13 @@
 use std::io::Write;
 use std::path::Path;
 
-/// r[code.args], r[decision.arguments]: the brief's message, byte for byte,
-/// to standard out, exit status 0.
-const USAGE: &str = "connectz.py: Provide one input file";
-
 fn main() {
     let args: Vec<_> = std::env::args_os().skip(1).collect();
     let line = match args.as_slice() {
         [path] => connectz::judge_path(Path::new(path)).code().to_string(),
-        _ => USAGE.to_string(),
+        // r[code.args], r[decision.arguments]: the brief's message, byte for
+        // byte, to standard out, exit status 0.
+        _ => connectz::USAGE.to_string(),
     };
     // A closed stdout is not worth a panic; the exit status stays 0.
     let _ = writeln!(std::io::stdout().lock(), "{line}");
