@@ -655,21 +655,7 @@ fn run_from(column: Nat, placed: Placement, player: Player) -> WinningRun {
 mod tests {
     use super::*;
 
-    /// SplitMix64, for the random games of these tests (the core's tests do
-    /// not use the test kit, which depends on the core).
-    struct Rng(u64);
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((u128::from(z ^ (z >> 31)) * u128::from(n)) >> 64) as u64
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// The arrays and the sparse maps of every lane width are stores of one
     /// algorithm: on random games they must report the same lines, and
