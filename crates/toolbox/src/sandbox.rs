@@ -106,6 +106,12 @@ static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// Set once interrupted: no new run starts.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// True once [`clean_up_on_interrupt`] has begun: no new run starts, and the
+/// caller should leave the ending to the handler.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 /// Ends every run in progress and removes every scratch folder: for a
 /// Ctrl-C or termination handler. The supervisors are asked to end (each
 /// then kills and reaps all its candidate started), and killed if they have
