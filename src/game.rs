@@ -17,6 +17,8 @@ pub struct Game {
     winning_run: Option<WinningRun>,
     /// Column and row (1-based) of the last counter placed.
     last: Option<(Nat, u64)>,
+    /// Column and row (1-based) of the first counter placed after the win.
+    after_win: Option<(Nat, u64)>,
 }
 
 /// How a game keeps its board.
@@ -73,6 +75,7 @@ impl Game {
             to_move: Player::One,
             winning_run: None,
             last: None,
+            after_win: None,
         }
     }
 
@@ -94,6 +97,9 @@ impl Game {
                 // r[rule.turns]: players alternate, every placed counter is a turn.
                 self.to_move = player.other();
                 self.last = Some((column.clone(), row));
+                if after_win && self.after_win.is_none() {
+                    self.after_win = Some((column.clone(), row));
+                }
                 match run {
                     None => Effect::Placed { row, after_win },
                     Some(run) => {
@@ -127,6 +133,12 @@ impl Game {
     /// Column and row (1-based) of the last counter placed.
     pub fn last(&self) -> Option<(&Nat, u64)> {
         self.last.as_ref().map(|(c, r)| (c, *r))
+    }
+
+    /// Column and row (1-based) of the first counter placed after the game
+    /// was won (r[rule.after-win]), if any.
+    pub fn first_after_win(&self) -> Option<(&Nat, u64)> {
+        self.after_win.as_ref().map(|(c, r)| (c, *r))
     }
 
     /// The first winning run, if any.

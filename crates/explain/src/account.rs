@@ -167,3 +167,21 @@ pub fn trace(bytes: &[u8], style: Style) -> String {
     }
     out
 }
+
+/// Why no run can ever be completed on the frame of `header` (code 7), in
+/// the terms of r[rule.winnable]'s proof.
+pub fn unwinnable_why(header: &connectz::Header) -> String {
+    let (x, y, z) = (&header.x, &header.y, &header.z);
+    let one = connectz::Nat::from(1);
+    if *y == 1 && x >= z {
+        format!(
+            "one row: when a player completes {z} in a row the other has placed at least {} counters on it, so the row needs {} columns and has {x}",
+            z.checked_sub_u64(1).unwrap_or(connectz::Nat::ZERO),
+            z.add(z).checked_sub(&one).unwrap_or(connectz::Nat::ZERO)
+        )
+    } else if *x == 1 && y >= z {
+        format!("one column: its counters alternate between the players, so no {z} in a row")
+    } else {
+        format!("no run of {z} fits: the frame is {x} wide and {y} tall")
+    }
+}

@@ -1,152 +1,886 @@
-//! `cz render`: the final board as an SVG picture.
+//! The board as an SVG picture, drawn for reading: the one drawing module of
+//! `cz render`, the grade report and the web page.
+//!
+//! The picture fits its text (the width follows the longer of the board and
+//! the caption, which wraps); the axes number columns and rows in the frame's
+//! own coordinates; a large frame is shown through a window that frames the
+//! counters that matter and says which columns and rows it shows. The move
+//! that decided the code is drawn: the winning run ringed (1, 2), the first
+//! move after the win marked (4), a ghost counter above the full column (5),
+//! an arrow past the frame's edge (6), why no run can be completed (7), the
+//! offending line quoted with its bad byte marked (8); the last move is
+//! marked in every case. Colours are safe for colour-blind readers (blue and
+//! orange) and the counters carry marks of their own (a cross, a ring); a
+//! light and a dark theme follow `prefers-color-scheme`; `<title>` and
+//! `<desc>` carry the account for screen readers.
 
 use std::fmt::Write as _;
+use std::io::Read;
 
-use connectz::{Player, Report};
+use connectz::{Code, Finding, FormatFault, Game, Nat, Player, Report};
 
-use crate::draw::{Window, on_run};
-use crate::json::json_string;
+use crate::account::{reason, unwinnable_why};
+use crate::draw::on_run;
 
-/// Frames up to this many columns and rows are drawn whole.
+/// Frames up to this many columns and rows are drawn whole; larger ones
+/// through a window at most this size.
 pub const MAX_SIDE: u64 = 100;
+
+/// The offending line of a file that does not conform (code 8), as much of
+/// it as a picture shows: the bytes around the fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The line's number (1-based).
+    pub line: u64,
+    /// The bytes shown.
+    pub bytes: Vec<u8>,
+    /// Index in `bytes` of the byte at fault (`bytes.len()` when the line
+    /// ended too early).
+    pub marked: usize,
+    /// Bytes of the line before and after those shown.
+    pub cut: (u64, u64),
+}
+
+/// Bytes shown on each side of a fault.
+const EXCERPT_SIDE: usize = 30;
+
+impl Excerpt {
+    /// The excerpt of the line and byte column (both 1-based) at which
+    /// `report`'s verdict is a format fault, read from `file`; `None` for
+    /// other verdicts or when the file cannot be read.
+    pub fn of(report: &Report, file: impl Read) -> Option<Excerpt> {
+        let Finding::Format { line, fault } = &report.verdict else {
+            return None;
+        };
+        let column = match fault {
+            FormatFault::UnexpectedByte { column, .. }
+            | FormatFault::LoneCarriageReturn { column }
+            | FormatFault::UnexpectedEnd { column }
+            | FormatFault::Zero { column } => *column,
+            FormatFault::EmptyFile | FormatFault::EmptyLine => 1,
+        };
+        Excerpt::find(file, *line, column)
+    }
+
+    /// Reads `file` to byte `column` of line `line` (both 1-based), keeping
+    /// only the bytes around it.
+    pub fn find(file: impl Read, line: u64, column: usize) -> Option<Excerpt> {
+        let (first, last) = (
+            column.saturating_sub(EXCERPT_SIDE + 1),
+            column + EXCERPT_SIDE,
+        );
+        let mut current = 1u64;
+        let mut at = 0usize;
+        let mut bytes = Vec::new();
+        let mut after = 0u64;
+        for byte in std::io::BufReader::new(file).bytes() {
+            let byte = byte.ok()?;
+            if current > line {
+                break;
+            }
+            if byte == b'\n' {
+                if current == line {
+                    break;
+                }
+                current += 1;
+                continue;
+            }
+            if current == line {
+                if (first..last).contains(&at) {
+                    bytes.push(byte);
+                } else if at >= last {
+                    after += 1;
+                    // Enough is known once the excerpt is full.
+                    if after > 4096 {
+                        break;
+                    }
+                }
+                at += 1;
+            }
+        }
+        (current == line).then(|| Excerpt {
+            line,
+            marked: (column - 1 - first).min(bytes.len()),
+            cut: (first as u64, after),
+            bytes,
+        })
+    }
+}
+
+/// What a picture shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Picture<'a> {
+    /// The verdict and the game (judged keeping the whole board).
+    pub report: &'a Report,
+    /// The title, usually the file's name.
+    pub title: &'a str,
+    /// The offending line, for a file that does not conform.
+    pub excerpt: Option<&'a Excerpt>,
+}
 
 /// The board of `report` as an SVG document, titled `title`.
 pub fn svg(report: &Report, title: &str) -> String {
+    draw(&Picture {
+        report,
+        title,
+        excerpt: None,
+    })
+}
+
+/// Sizes, in pixels.
+const PAD: f64 = 16.0;
+const TITLE_SIZE: f64 = 16.0;
+const TEXT_SIZE: f64 = 13.0;
+const LABEL_SIZE: f64 = 11.0;
+/// Advance of one character of the monospace fonts named, in em (DejaVu
+/// Sans Mono: 0.602; a little more, to be safe).
+const ADVANCE: f64 = 0.62;
+/// Text wraps at this width when the board is narrower.
+const MIN_TEXT_WIDTH: f64 = 560.0;
+
+fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * ADVANCE
+}
+
+/// Words of `text` in lines at most `width` pixels wide (a longer word on a
+/// line of its own, cut).
+fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
+    let most = ((width / (size * ADVANCE)).floor() as usize).max(8);
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::new();
+        for word in paragraph.split(' ') {
+            let mut word = word.to_string();
+            while word.chars().count() > most {
+                let head: String = word.chars().take(most).collect();
+                let rest: String = word.chars().skip(most).collect();
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                lines.push(head);
+                word = rest;
+            }
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > most {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Text escaped for XML.
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The part of the frame a picture shows: columns `first_column ..` and
+/// rows `first_row ..` (1-based, bottom row 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Window {
+    first_column: Nat,
+    columns: u64,
+    first_row: u64,
+    rows: u64,
+    whole: bool,
+}
+
+/// A cell of the frame.
+type Cell = (Nat, u64);
+
+impl Window {
+    /// The whole frame when it fits in `MAX_SIDE` by `MAX_SIDE`; otherwise
+    /// the smallest window (at least 12 by 8, at most `MAX_SIDE` square)
+    /// around the cells that matter, taken in order of importance while they
+    /// fit, with a margin of 3, on the ground when near it.
+    fn framing(x: &Nat, y: &Nat, focus: &[Cell]) -> Window {
+        let fits = |n: &Nat| n.to_u64().filter(|&v| v <= MAX_SIDE);
+        if let (Some(w), Some(h)) = (fits(x), fits(y)) {
+            return Window {
+                first_column: Nat::from(1),
+                columns: w,
+                first_row: 1,
+                rows: h,
+                whole: true,
+            };
+        }
+        let y_top = y.to_u64().unwrap_or(u64::MAX);
+        // The bounding box of the cells that fit together.
+        let mut bbox: Option<(Nat, Nat, u64, u64)> = None;
+        for (c, r) in focus {
+            let next = match &bbox {
+                None => (c.clone(), c.clone(), *r, *r),
+                Some((c0, c1, r0, r1)) => (
+                    c0.clone().min(c.clone()),
+                    c1.clone().max(c.clone()),
+                    (*r0).min(*r),
+                    (*r1).max(*r),
+                ),
+            };
+            let span_c = next.1.checked_sub(&next.0).and_then(|d| d.to_u64());
+            let fits = span_c.is_some_and(|d| d + 7 <= MAX_SIDE) && next.3 - next.2 + 7 <= MAX_SIDE;
+            if fits || bbox.is_none() {
+                bbox = Some(next);
+            }
+        }
+        let (c0, c1, r0, r1) = bbox.unwrap_or((Nat::from(1), Nat::from(1), 1, 1));
+        let margin = 3;
+        // Columns.
+        let frame_columns = x.to_u64().unwrap_or(u64::MAX);
+        let span = c1.checked_sub(&c0).and_then(|d| d.to_u64()).unwrap_or(0);
+        let columns = (span + 2 * margin + 1)
+            .clamp(12, MAX_SIDE)
+            .min(frame_columns);
+        let spare = columns.saturating_sub(span + 1);
+        let mut first_column = c0
+            .checked_sub_u64(spare / 2)
+            .filter(|c| !c.is_zero())
+            .unwrap_or(Nat::from(1));
+        // Not past the frame's right edge.
+        if let Some(last_allowed) = x.checked_sub_u64(columns - 1)
+            && first_column > last_allowed
+        {
+            first_column = last_allowed.max(Nat::from(1));
+        }
+        // Rows: on the ground when the cells are near it.
+        let rows = (r1 - r0 + 2 * margin + 1).clamp(8, MAX_SIDE).min(y_top);
+        let first_row = if r1 < rows {
+            1
+        } else {
+            let spare = rows - (r1 - r0 + 1);
+            r0.saturating_sub(spare / 2)
+                .max(1)
+                .min(y_top.saturating_sub(rows - 1).max(1))
+        };
+        Window {
+            first_column,
+            columns,
+            first_row,
+            rows,
+            whole: false,
+        }
+    }
+
+    fn column(&self, k: u64) -> Nat {
+        self.first_column.add_u64(k)
+    }
+
+    /// The offset of `column` in the window, if shown.
+    fn offset(&self, column: &Nat) -> Option<u64> {
+        column
+            .checked_sub(&self.first_column)
+            .and_then(|d| d.to_u64())
+            .filter(|&k| k < self.columns)
+    }
+}
+
+/// Every how many labels one is written, so that labels `chars` long do not
+/// touch in cells `cell` pixels wide.
+fn label_step(chars: usize, cell: f64) -> u64 {
+    let need = text_width(&"8".repeat(chars), LABEL_SIZE) + 4.0;
+    [1, 2, 5, 10, 20, 25, 50, 100]
+        .into_iter()
+        .find(|&s| s as f64 * cell >= need)
+        .unwrap_or(100)
+}
+
+/// The cells that decide the picture's window, most important first, and
+/// what was deciding about the verdict.
+fn focus(report: &Report, game: &Game) -> Vec<Cell> {
+    let (x, y, _) = game.frame();
+    let mut cells = Vec::new();
+    match &report.verdict {
+        Finding::ColumnFull { column, .. } => {
+            if let Some(top) = y.to_u64() {
+                cells.push((column.clone(), top));
+            }
+        }
+        Finding::OffFrame { .. } => {
+            let row = game.last().map_or(1, |(_, r)| r);
+            cells.push((x.clone(), row));
+        }
+        Finding::AfterWin { .. } => {
+            if let Some((c, r)) = game.first_after_win() {
+                cells.push((c.clone(), r));
+            }
+        }
+        _ => {}
+    }
+    if let Some(run) = game.winning_run() {
+        cells.push((run.column.clone(), run.row));
+        if let Some(end) = run.cells().last() {
+            cells.push(end);
+        }
+    }
+    if let Some((c, r)) = game.last() {
+        cells.push((c.clone(), r));
+    }
+    cells
+}
+
+/// Colours and strokes, light and dark (Okabe-Ito blue and orange for the
+/// players, vermillion for what went wrong).
+const STYLE: &str = r#"<style>
+svg { --bg: #ffffff; --ink: #1b1f24; --muted: #57606a; --frame: #c8d1dc; --hole: #f6f8fa; --one: #0072b2; --two: #e69f00; --mark: #ffffff; --ring: #1b1f24; --alert: #d55e00; }
+@media (prefers-color-scheme: dark) {
+  svg { --bg: #0d1117; --ink: #e6edf3; --muted: #9aa5b1; --frame: #30363d; --hole: #161b22; --one: #56b4e9; --two: #e69f00; --mark: #0d1117; --ring: #f0f6fc; --alert: #ff8a50; }
+}
+.bg { fill: var(--bg); }
+text { fill: var(--ink); font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.title { font-size: 16px; font-weight: bold; }
+.text { font-size: 13px; }
+.muted { fill: var(--muted); }
+.label { font-size: 11px; fill: var(--muted); }
+.frame { fill: var(--frame); }
+.hole { fill: var(--hole); }
+.one { fill: var(--one); }
+.two { fill: var(--two); }
+.mark { stroke: var(--mark); fill: none; }
+.run { stroke: var(--ring); fill: none; }
+.last { fill: var(--ink); }
+.alert { stroke: var(--alert); fill: none; }
+.alert-fill { fill: var(--alert); }
+.ghost { stroke: var(--alert); fill: none; stroke-dasharray: 4 3; }
+.fault { fill: var(--alert); font-weight: bold; text-decoration: underline; }
+.quote { fill: var(--hole); stroke: var(--frame); }
+</style>
+"#;
+
+/// The picture (see the module docs).
+pub fn draw(picture: &Picture) -> String {
+    let report = picture.report;
     let code = report.code();
-    let heading = format!("{title}: code {code} ({})", code.name());
-    let Some(game) = &report.game else {
-        let text = format!("{heading}; {}", report.verdict);
-        return format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"60\" viewBox=\"0 0 640 60\">\n\
-             <title>{}</title>\n<rect width=\"640\" height=\"60\" fill=\"#ffffff\"/>\n\
-             <text x=\"10\" y=\"35\" font-family=\"sans-serif\" font-size=\"14\">{}</text>\n</svg>\n",
-            xml(&heading),
-            xml(&text)
-        );
+    let heading = format!("{}: code {code} ({})", picture.title, code.name());
+    let account = reason(report);
+    // The board's geometry, if there is one to draw: the game's, or for a
+    // frame on which no game can be won (7) the empty frame.
+    let empty = match (&report.game, &report.header) {
+        (None, Some(h)) if code == Code::IllegalGame => {
+            Some(Game::new(h, connectz::Keep::default()))
+        }
+        _ => None,
     };
-    let window = Window::around(game, MAX_SIDE, MAX_SIDE);
-    // Cells shrink with the frame so the picture stays about 800 px wide.
-    let cell = (800 / window.columns.max(window.rows)).clamp(6, 48);
-    let (width, height) = (window.columns * cell, window.rows * cell);
-    let top = 48;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">",
-        w = width + 20,
-        h = height + top + 30
+    let board = report.game.as_ref().or(empty.as_ref()).map(|game| {
+        let (x, y, _) = game.frame();
+        let window = Window::framing(x, y, &focus(report, game));
+        let cell = (640.0 / window.columns.max(window.rows) as f64)
+            .clamp(6.0, 44.0)
+            .floor();
+        (game, window, cell)
+    });
+    // Text lines under the heading.
+    let mut notes: Vec<String> = vec![account.clone()];
+    if code == Code::IllegalGame
+        && let Some(h) = &report.header
+    {
+        notes.push(format!("why: {}", unwinnable_why(h)));
+    }
+    if let Some((game, window, _)) = board.as_ref().filter(|_| empty.is_none()) {
+        let (x, y, z) = game.frame();
+        notes.push(if window.whole {
+            format!(
+                "frame: {x} columns, {y} rows, runs of {z}; {} counters placed",
+                game.placed()
+            )
+        } else {
+            format!(
+                "frame: {x} columns, {y} rows, runs of {z}; {} counters placed; showing columns {}..{} and rows {}..{}",
+                game.placed(),
+                window.first_column,
+                window.column(window.columns - 1),
+                window.first_row,
+                window.first_row + window.rows - 1
+            )
+        });
+    } else if let Some(h) = &report.header {
+        notes.push(format!(
+            "frame: {} columns, {} rows, runs of {} (not played)",
+            h.x, h.y, h.z
+        ));
+    }
+    // Widths: the board block (row labels, board, the arrow of code 6),
+    // the excerpt, the text.
+    let row_label_width = board.as_ref().map_or(0.0, |(_, w, _)| {
+        text_width(&(w.first_row + w.rows - 1).to_string(), LABEL_SIZE) + 8.0
+    });
+    let arrow_width = match (&report.verdict, &board) {
+        (Finding::OffFrame { column, .. }, Some(_)) => {
+            text_width(&format!("column {column}"), LABEL_SIZE) + 40.0
+        }
+        _ => 0.0,
+    };
+    let board_width = board.as_ref().map_or(0.0, |(_, w, cell)| {
+        row_label_width + w.columns as f64 * cell + arrow_width
+    });
+    let excerpt_text = picture.excerpt.map(excerpt_text);
+    let excerpt_width = excerpt_text.as_ref().map_or(0.0, |(_, parts)| {
+        text_width(&parts.concat(), TEXT_SIZE) + 16.0
+    });
+    let text_limit = board_width.max(excerpt_width).max(MIN_TEXT_WIDTH);
+    let heading_lines = wrap(&heading, TITLE_SIZE, text_limit);
+    let note_lines: Vec<String> = notes
+        .iter()
+        .flat_map(|n| wrap(n, TEXT_SIZE, text_limit))
+        .collect();
+    let caption_lines: Vec<String> = excerpt_text.as_ref().map_or(Vec::new(), |(caption, _)| {
+        wrap(caption, LABEL_SIZE, text_limit)
+    });
+    let text_width_used = heading_lines
+        .iter()
+        .map(|l| text_width(l, TITLE_SIZE))
+        .chain(note_lines.iter().map(|l| text_width(l, TEXT_SIZE)))
+        .chain(caption_lines.iter().map(|l| text_width(l, LABEL_SIZE)))
+        .fold(0.0, f64::max);
+    let deciding = match report.verdict {
+        Finding::AfterWin { .. } => ", box = first move after the win",
+        Finding::ColumnFull { .. } => ", dashed = the counter that did not fit",
+        Finding::OffFrame { .. } => ", arrow = the column past the frame",
+        _ => "",
+    };
+    let legend = format!(
+        "legend: x blue cross = player 1, o orange ring = player 2, thick ring = winning run, triangle = last move{deciding}"
     );
-    let _ = writeln!(out, "<title>{}</title>", xml(&heading));
-    let _ = writeln!(
-        out,
-        "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>"
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"10\" y=\"20\" font-family=\"sans-serif\" font-size=\"16\" font-weight=\"bold\">{}</text>",
-        xml(&heading)
-    );
-    let mut detail = format!("{} [{}]", report.verdict, report.verdict.rule());
-    if !window.is_whole(game) {
-        let _ = write!(
-            detail,
-            "; showing columns {}.. and rows {}.. of the frame",
-            window.first_column, window.first_row
+    let legend_lines = wrap(&legend, LABEL_SIZE, text_limit);
+    let legend_width = legend_lines
+        .iter()
+        .map(|l| text_width(l, LABEL_SIZE))
+        .fold(0.0, f64::max);
+    let content_width = board_width
+        .max(excerpt_width)
+        .max(text_width_used)
+        .max(legend_width);
+    let width = (content_width + 2.0 * PAD).ceil();
+
+    let mut body = String::new();
+    let mut y = PAD;
+    for line in &heading_lines {
+        y += TITLE_SIZE * 1.25;
+        let _ = writeln!(
+            body,
+            r#"<text class="title" x="{PAD}" y="{y:.1}">{}</text>"#,
+            xml(line)
         );
     }
-    let _ = writeln!(
-        out,
-        "<text x=\"10\" y=\"38\" font-family=\"sans-serif\" font-size=\"12\">{}</text>",
-        xml(&detail)
-    );
-    let _ = writeln!(
-        out,
-        "<rect x=\"10\" y=\"{top}\" width=\"{width}\" height=\"{height}\" fill=\"#1f4fa8\" rx=\"4\"/>"
-    );
-    let board = game.board();
-    let line = game.winning_run();
-    let radius = cell as f64 * 0.4;
-    for k in 0..window.columns {
-        let column = window.first_column.add_u64(k);
-        for j in 0..window.rows {
-            let row = window.first_row + j;
-            let cx = 10.0 + (k as f64 + 0.5) * cell as f64;
-            let cy = top as f64 + (window.rows - j) as f64 * cell as f64 - cell as f64 / 2.0;
-            let fill = match board.owner(&column, row) {
-                Some(Player::One) => "#d62828",
-                Some(Player::Two) => "#f2c014",
-                None => "#ffffff",
-            };
-            let winning = line.is_some_and(|l| on_run(l, &column, row));
-            let stroke = if winning {
-                format!(
-                    " stroke=\"#111111\" stroke-width=\"{:.1}\"",
-                    (cell as f64 / 8.0).max(1.5)
-                )
-            } else {
-                String::new()
-            };
+    y += 4.0;
+    for line in &note_lines {
+        y += TEXT_SIZE * 1.35;
+        let _ = writeln!(
+            body,
+            r#"<text class="text" x="{PAD}" y="{y:.1}">{}</text>"#,
+            xml(line)
+        );
+    }
+    if let Some((_, [before, fault, after])) = &excerpt_text {
+        y += 10.0;
+        let box_height = TEXT_SIZE * 1.6;
+        let _ = writeln!(
+            body,
+            r#"<rect class="quote" x="{PAD}" y="{y:.1}" width="{excerpt_width:.1}" height="{box_height:.1}" rx="3"/>"#
+        );
+        let _ = writeln!(
+            body,
+            r#"<text class="text" x="{:.1}" y="{:.1}" xml:space="preserve">{}<tspan class="fault">{}</tspan>{}</text>"#,
+            PAD + 8.0,
+            y + box_height * 0.72,
+            xml(before),
+            xml(fault),
+            xml(after)
+        );
+        y += box_height + 4.0;
+        for line in &caption_lines {
+            y += LABEL_SIZE * 1.3;
             let _ = writeln!(
-                out,
-                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{radius:.1}\" fill=\"{fill}\"{stroke}/>"
+                body,
+                r#"<text class="label" x="{PAD}" y="{y:.1}">{}</text>"#,
+                xml(line)
             );
         }
     }
+    if let Some((game, window, cell)) = &board {
+        y += 12.0;
+        y = draw_board(
+            &mut body,
+            report,
+            game,
+            window,
+            *cell,
+            PAD + row_label_width,
+            y,
+        );
+        for line in &legend_lines {
+            y += LABEL_SIZE * 1.3;
+            let _ = writeln!(
+                body,
+                r#"<text class="label" x="{PAD}" y="{y:.1}">{}</text>"#,
+                xml(line)
+            );
+        }
+    }
+    let height = (y + PAD).ceil();
+    let mut out = String::new();
     let _ = writeln!(
         out,
-        "<text x=\"10\" y=\"{}\" font-family=\"sans-serif\" font-size=\"11\">column {} at left, row {} at bottom; red: player 1, yellow: player 2</text>",
-        top + height + 18,
-        window.first_column,
-        window.first_row
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-labelledby="title desc">"#
     );
+    let _ = writeln!(out, r#"<title id="title">{}</title>"#, xml(&heading));
+    let _ = writeln!(out, r#"<desc id="desc">{}</desc>"#, xml(&notes.join(". ")));
+    out.push_str(STYLE);
+    let _ = writeln!(out, r#"<rect class="bg" width="100%" height="100%"/>"#);
+    out.push_str(&body);
     out.push_str("</svg>\n");
     out
 }
 
-/// Text escaped for XML (reusing the JSON escaper for control characters).
-fn xml(s: &str) -> String {
-    let escaped = s
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;");
-    if escaped.chars().any(char::is_control) {
-        let quoted = json_string(&escaped);
-        quoted[1..quoted.len() - 1].to_string()
+/// The excerpt as text: its caption, and the line shown in three parts:
+/// before the fault, the faulty byte, after it. Printable bytes show as
+/// themselves, a space as a middle dot, others escaped.
+fn excerpt_text(e: &Excerpt) -> (String, [String; 3]) {
+    let show = |bytes: &[u8]| -> String {
+        let mut out = String::new();
+        for &b in bytes {
+            match b {
+                b' ' => out.push('\u{b7}'),
+                0x21..=0x7e => out.push(char::from(b)),
+                b'\r' => out.push_str("\\r"),
+                b'\t' => out.push_str("\\t"),
+                b => {
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+        }
+        out
+    };
+    let marked = e.marked.min(e.bytes.len());
+    let mut before = show(&e.bytes[..marked]);
+    if e.cut.0 > 0 {
+        before.insert_str(0, "...");
+    }
+    // A line that ended too early is marked where a byte was wanted.
+    let fault = match e.bytes.get(marked) {
+        Some(_) => show(&e.bytes[marked..=marked]),
+        None => "_".to_string(),
+    };
+    let mut after = show(e.bytes.get(marked + 1..).unwrap_or(&[]));
+    if e.cut.1 > 0 {
+        after.push_str("...");
+    }
+    let caption = format!(
+        "line {} as written (a space as \u{b7}), the fault in colour{}",
+        e.line,
+        if e.cut.0 + e.cut.1 > 0 {
+            format!(
+                " ({} bytes before and {} after not shown)",
+                e.cut.0,
+                if e.cut.1 > 4096 {
+                    "more than 4096".to_string()
+                } else {
+                    e.cut.1.to_string()
+                }
+            )
+        } else {
+            String::new()
+        }
+    );
+    (caption, [before, fault, after])
+}
+
+/// Draws the board with its axes and marks at (`left`, `top`); returns the
+/// y below it.
+fn draw_board(
+    out: &mut String,
+    report: &Report,
+    game: &Game,
+    window: &Window,
+    cell: f64,
+    left: f64,
+    top: f64,
+) -> f64 {
+    let (x, y_frame, _) = game.frame();
+    // Room above the frame for a ghost counter (code 5).
+    let ghost_room = if matches!(report.verdict, Finding::ColumnFull { .. }) {
+        cell
     } else {
-        escaped
+        0.0
+    };
+    let top = top + ghost_room;
+    let (w, h) = (window.columns as f64 * cell, window.rows as f64 * cell);
+    let radius = cell * 0.4;
+    let centre = |k: u64, j: u64| -> (f64, f64) {
+        (
+            left + (k as f64 + 0.5) * cell,
+            top + (window.rows - j) as f64 * cell - cell / 2.0,
+        )
+    };
+    let _ = writeln!(
+        out,
+        r#"<rect class="frame" x="{left:.1}" y="{top:.1}" width="{w:.1}" height="{h:.1}" rx="4"/>"#
+    );
+    let board = game.board();
+    let run = game.winning_run();
+    let marks = cell >= 14.0;
+    for k in 0..window.columns {
+        let column = window.column(k);
+        for j in 0..window.rows {
+            let row = window.first_row + j;
+            let (cx, cy) = centre(k, j);
+            match board.owner(&column, row) {
+                None => {
+                    let _ = writeln!(
+                        out,
+                        r#"<circle class="hole" cx="{cx:.1}" cy="{cy:.1}" r="{radius:.1}"/>"#
+                    );
+                }
+                Some(player) => {
+                    let class = if player == Player::One { "one" } else { "two" };
+                    let _ = writeln!(
+                        out,
+                        r#"<circle class="{class}" cx="{cx:.1}" cy="{cy:.1}" r="{radius:.1}"/>"#
+                    );
+                    if marks {
+                        counter_mark(out, player, cx, cy, radius);
+                    }
+                    if run.is_some_and(|r| on_run(r, &column, row)) {
+                        let _ = writeln!(
+                            out,
+                            r#"<circle class="run" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" stroke-width="{:.1}"/>"#,
+                            radius + (cell * 0.06).max(1.0),
+                            (cell / 8.0).max(1.5)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // The first move after the win (code 4).
+    if let Finding::AfterWin { .. } = report.verdict
+        && let Some((c, r)) = game.first_after_win()
+        && let (Some(k), true) = (
+            window.offset(c),
+            (window.first_row..window.first_row + window.rows).contains(&r),
+        )
+    {
+        let (cx, cy) = centre(k, r - window.first_row);
+        let _ = writeln!(
+            out,
+            r#"<rect class="alert" x="{:.1}" y="{:.1}" width="{cell:.1}" height="{cell:.1}" stroke-width="2.5"/>"#,
+            cx - cell / 2.0,
+            cy - cell / 2.0
+        );
+    }
+    // A ghost counter above the full column (code 5).
+    if let Finding::ColumnFull { column, .. } = &report.verdict
+        && let Some(k) = window.offset(column)
+        && window.first_row + window.rows - 1 == y_frame.to_u64().unwrap_or(0)
+    {
+        let (cx, _) = centre(k, 0);
+        let cy = top - cell / 2.0;
+        let _ = writeln!(
+            out,
+            r#"<circle class="ghost" cx="{cx:.1}" cy="{cy:.1}" r="{radius:.1}" stroke-width="2"/>"#
+        );
+    }
+    // An arrow past the frame's right edge (code 6).
+    if let Finding::OffFrame { column, .. } = &report.verdict
+        && window.offset(x).is_some()
+    {
+        let ax = left + w + 6.0;
+        let ay = top + cell / 2.0;
+        let _ = writeln!(
+            out,
+            r#"<path class="alert" d="M {ax:.1} {ay:.1} h 22 m -7 -6 l 7 6 l -7 6" stroke-width="2.5"/>"#
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="label" x="{:.1}" y="{:.1}">{}</text>"#,
+            ax + 30.0,
+            ay + LABEL_SIZE * 0.35,
+            xml(&format!("column {column}"))
+        );
+    }
+    // Row numbers at the left, column numbers below, in the frame's numbers.
+    let top_row = window.first_row + window.rows - 1;
+    let row_step = label_step(1, cell).max(if cell < 11.0 { 5 } else { 1 });
+    for j in 0..window.rows {
+        let row = window.first_row + j;
+        if !row.is_multiple_of(row_step) && j != 0 && row != top_row {
+            continue;
+        }
+        let (_, cy) = centre(0, j);
+        let _ = writeln!(
+            out,
+            r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{row}</text>"#,
+            left - 6.0,
+            cy + LABEL_SIZE * 0.35
+        );
+    }
+    let widest = window.column(window.columns - 1).to_string().len();
+    let step = label_step(widest, cell);
+    let label_y = top + h + LABEL_SIZE + 4.0;
+    let mut last_end = f64::MIN;
+    for k in 0..window.columns {
+        let column = window.column(k);
+        let thin = column.to_u64().is_some_and(|c| !c.is_multiple_of(step));
+        if thin && k != 0 && k != window.columns - 1 {
+            continue;
+        }
+        let label = column.to_string();
+        let (cx, _) = centre(k, 0);
+        let label_width = text_width(&label, LABEL_SIZE);
+        // Centred under its column, but never past the picture's left edge.
+        let start = (cx - label_width / 2.0).max(PAD);
+        if start < last_end + 3.0 {
+            continue;
+        }
+        last_end = start + label_width;
+        let _ = writeln!(
+            out,
+            r#"<text class="label" x="{start:.1}" y="{label_y:.1}">{}</text>"#,
+            xml(&label)
+        );
+    }
+    // The last move: a triangle under its column.
+    let mut bottom = label_y + 4.0;
+    if let Some((c, _)) = game.last()
+        && let Some(k) = window.offset(c)
+    {
+        let (cx, _) = centre(k, 0);
+        let ty = label_y + 5.0;
+        let _ = writeln!(
+            out,
+            r#"<path class="last" d="M {cx:.1} {ty:.1} l 5 8 h -10 z"/>"#
+        );
+        bottom = ty + 10.0;
+    }
+    bottom
+}
+
+/// A player's own mark inside a counter: a cross for player 1, a ring for
+/// player 2, so that the two differ without colour.
+fn counter_mark(out: &mut String, player: Player, cx: f64, cy: f64, radius: f64) {
+    let s = radius * 0.45;
+    let width = (radius * 0.18).max(1.2);
+    match player {
+        Player::One => {
+            let _ = writeln!(
+                out,
+                r#"<path class="mark" d="M {:.1} {:.1} l {:.1} {:.1} m 0 {:.1} l {:.1} {:.1}" stroke-width="{width:.1}"/>"#,
+                cx - s,
+                cy - s,
+                2.0 * s,
+                2.0 * s,
+                -2.0 * s,
+                -2.0 * s,
+                2.0 * s
+            );
+        }
+        Player::Two => {
+            let _ = writeln!(
+                out,
+                r#"<circle class="mark" cx="{cx:.1}" cy="{cy:.1}" r="{s:.1}" stroke-width="{width:.1}"/>"#
+            );
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use connectz::{Judge, Keep, judge_bytes_with};
+    use connectz::judge_bytes_with;
 
-    fn judge_bytes(bytes: &[u8]) -> Report {
-        let keep = Keep {
-            board: true,
-            ..Keep::default()
-        };
-        judge_bytes_with(bytes, Judge::keeping(keep))
+    fn judge(bytes: &[u8]) -> Report {
+        judge_bytes_with(bytes, crate::account::keeping_board())
     }
 
     #[test]
-    fn draws_counters_and_marks_the_line() {
-        let report = judge_bytes(b"3 3 3\n1\n2\n1\n2\n1\n");
-        let svg = svg(&report, "sample");
-        assert!(svg.starts_with("<svg"));
-        assert_eq!(svg.matches("<circle").count(), 9);
-        assert_eq!(svg.matches("#d62828").count(), 3);
-        assert_eq!(svg.matches("stroke=\"#111111\"").count(), 3);
-        assert!(svg.contains("code 1 (win for player 1)"));
+    fn draws_counters_and_rings_the_run() {
+        let report = judge(b"3 3 3\n1\n2\n1\n2\n1\n");
+        let picture = svg(&report, "sample");
+        assert!(picture.starts_with("<svg"));
+        assert_eq!(picture.matches(r#"<circle class="one""#).count(), 3);
+        assert_eq!(picture.matches(r#"<circle class="two""#).count(), 2);
+        assert_eq!(picture.matches(r#"<circle class="run""#).count(), 3);
+        assert!(picture.contains("code 1 (win for player 1)"));
+        assert!(picture.contains("<desc id=\"desc\">"));
     }
 
     #[test]
-    fn large_frames_are_windowed() {
-        let report = judge_bytes(b"1000 1000 4\n500\n501\n500\n501\n500\n501\n500\n");
-        let svg = svg(&report, "big");
-        assert_eq!(svg.matches("<circle").count(), 100 * 100);
-        assert!(svg.contains("showing columns"));
+    fn a_huge_frame_is_framed_around_its_counters() {
+        let report = judge(b"1000000000 1000000000 4\n1\n2\n");
+        let picture = svg(&report, "huge");
+        // The window holds the counters and says where it is, both ends.
+        assert!(
+            picture.contains("showing columns 1..12 and rows 1..8"),
+            "{picture}"
+        );
+        assert_eq!(
+            picture.matches("<circle class=\"hole\"").count(),
+            12 * 8 - 2
+        );
+        let report = judge(b"1000 1000 4\n500\n501\n500\n501\n500\n501\n500\n");
+        let picture = svg(&report, "big");
+        assert!(
+            picture.contains("showing columns 495..506 and rows 1..10"),
+            "{picture}"
+        );
+    }
+
+    #[test]
+    fn the_deciding_move_is_drawn() {
+        // 4: the first move after the win is boxed.
+        let svg4 = svg(&judge(b"2 3 1\n1\n2\n"), "4");
+        assert!(svg4.contains(r#"<rect class="alert""#), "{svg4}");
+        // 5: a ghost above the full column.
+        let svg5 = svg(&judge(b"3 3 3\n1\n1\n1\n1\n"), "5");
+        assert!(svg5.contains(r#"<circle class="ghost""#), "{svg5}");
+        // 6: an arrow past the edge with the column.
+        let svg6 = svg(&judge(b"3 3 3\n1\n9\n"), "6");
+        assert!(svg6.contains(r#"<path class="alert""#) && svg6.contains("column 9"));
+        // 7: why.
+        let svg7 = svg(&judge(b"2 4 6\n"), "7");
+        assert!(svg7.contains("why: no run of 6 fits"), "{svg7}");
+        // 8: the line quoted, the byte marked.
+        let bytes = b"3 3 3\n1\n2x\n";
+        let report = judge(bytes);
+        let excerpt = Excerpt::of(&report, &bytes[..]).unwrap();
+        assert_eq!((excerpt.bytes.as_slice(), excerpt.marked), (&b"2x"[..], 1));
+        let svg8 = draw(&Picture {
+            report: &report,
+            title: "8",
+            excerpt: Some(&excerpt),
+        });
+        assert!(
+            svg8.contains(r#">2<tspan class="fault">x</tspan></text>"#),
+            "{svg8}"
+        );
+        assert!(svg8.contains("line 3 as written"));
+    }
+
+    #[test]
+    fn long_lines_are_excerpted() {
+        let mut bytes = b"3 3 3\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'1', 100_000));
+        bytes.extend_from_slice(b"x\n");
+        let report = judge(&bytes);
+        let e = Excerpt::of(&report, &bytes[..]).unwrap();
+        assert_eq!(e.bytes[e.marked], b'x');
+        assert_eq!(e.cut.0, 100_000 - EXCERPT_SIDE as u64);
+        assert!(e.bytes.len() <= 2 * EXCERPT_SIDE + 1);
     }
 }

@@ -75,7 +75,8 @@ fn render_writes_an_svg_with_the_line_marked() {
     assert!(out.status.success(), "{out:?}");
     let text = fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("code 1 (win for player 1)"));
-    assert_eq!(text.matches("stroke=\"#111111\"").count(), 3);
+    assert_eq!(text.matches(r#"<circle class="run""#).count(), 3);
+    assert!(text.contains("<title id=\"title\">brief-sample.txt: code 1"));
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -2,7 +2,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectz_explain::{account, render};
+use connectz_explain::account;
+use connectz_explain::render::{Excerpt, Picture, draw};
 use connectz_toolbox::{Context, Result};
 
 #[derive(clap::Args)]
@@ -20,8 +21,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         .file
         .file_name()
         .map_or("game".into(), |n| n.to_string_lossy().into_owned());
-    std::fs::write(&args.output, render::svg(&report, &title))
-        .context(args.output.display().to_string())?;
+    // For a file that does not conform, the offending line, read again.
+    let excerpt = std::fs::File::open(&args.file)
+        .ok()
+        .and_then(|f| Excerpt::of(&report, f));
+    let picture = Picture {
+        report: &report,
+        title: &title,
+        excerpt: excerpt.as_ref(),
+    };
+    std::fs::write(&args.output, draw(&picture)).context(args.output.display().to_string())?;
     let code = report.code();
     writeln!(
         out,

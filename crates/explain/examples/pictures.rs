@@ -1,0 +1,76 @@
+//! Renders the picture of every file of tests/cases and every game example
+//! of the spec, and of a few larger frames, into a folder: what the browser
+//! test (tests/browser/pictures.mjs) opens in Chromium.
+//!
+//!     cargo run --release -p connectz-explain --example pictures -- target/pictures
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use connectz_explain::account::keeping_board;
+use connectz_explain::render::{Excerpt, Picture, draw};
+use connectz_explain::spec::{Example, case_files, clauses};
+
+fn render(dir: &Path, name: &str, bytes: &[u8]) {
+    let report = connectz::judge_bytes_with(bytes, keeping_board());
+    let excerpt = Excerpt::of(&report, bytes);
+    let picture = Picture {
+        report: &report,
+        title: name,
+        excerpt: excerpt.as_ref(),
+    };
+    let file: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    fs::write(dir.join(format!("{file}.svg")), draw(&picture)).expect("write picture");
+}
+
+fn main() {
+    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or("target/pictures".into()));
+    fs::create_dir_all(&dir).expect("picture folder");
+    let mut count = 0;
+    for case in case_files() {
+        render(&dir, case.path, case.bytes);
+        count += 1;
+    }
+    for clause in clauses().expect("the spec parses") {
+        for (i, example) in clause.examples.iter().enumerate() {
+            if let Example::Game { bytes, .. } = example {
+                render(&dir, &format!("spec {} {}", clause.id, i + 1), bytes);
+                count += 1;
+            }
+        }
+    }
+    // Larger frames: windowed, wide, tall, and a long line at fault.
+    let mut ladder = b"200000 2 200000\n".to_vec();
+    for c in 1..=200u64 {
+        ladder.extend_from_slice(format!("{c}\n{c}\n").as_bytes());
+    }
+    let mut long_fault = b"7 6 4\n1\n".to_vec();
+    long_fault.extend(std::iter::repeat_n(b'1', 5000));
+    long_fault.extend_from_slice(b"\xff\n");
+    let larger: [(&str, Vec<u8>); 6] = [
+        (
+            "huge frame two counters",
+            b"1000000000 1000000000 4\n1\n2\n".to_vec(),
+        ),
+        (
+            "huge frame a win far out",
+            b"1000000000 1000000000 3\n500000000\n500000001\n500000000\n500000001\n500000000\n"
+                .to_vec(),
+        ),
+        ("wide ladder", ladder),
+        ("full column of a tall frame", b"2 1000000 1\n1\n".to_vec()),
+        ("long line at fault", long_fault),
+        (
+            "past a huge edge",
+            b"99999999999999999999999 5 3\n1\n100000000000000000000000\n".to_vec(),
+        ),
+    ];
+    for (name, bytes) in larger {
+        render(&dir, name, &bytes);
+        count += 1;
+    }
+    println!("{count} pictures in {}", dir.display());
+}
