@@ -11,7 +11,8 @@ use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
 use connectz_explain::spec::{Example, case_files, clauses};
 
-fn render(dir: &Path, name: &str, bytes: &[u8]) {
+/// Writes the picture of `bytes`, titled `name`, and returns its file name.
+fn render(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let report = connectz::judge_bytes_with(bytes, keeping_board());
     let excerpt = Excerpt::of(&report, bytes);
     let picture = Picture {
@@ -23,22 +24,28 @@ fn render(dir: &Path, name: &str, bytes: &[u8]) {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    fs::write(dir.join(format!("{file}.svg")), draw(&picture)).expect("write picture");
+    let file = format!("{file}.svg");
+    fs::write(dir.join(&file), draw(&picture)).expect("write picture");
+    file
 }
 
 fn main() {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or("target/pictures".into()));
     fs::create_dir_all(&dir).expect("picture folder");
-    let mut count = 0;
+    // The list of what was drawn, which the browser test checks against
+    // what it finds.
+    let mut drawn = Vec::new();
     for case in case_files() {
-        render(&dir, case.path, case.bytes);
-        count += 1;
+        drawn.push(render(&dir, case.path, case.bytes));
     }
     for clause in clauses().expect("the spec parses") {
         for (i, example) in clause.examples.iter().enumerate() {
             if let Example::Game { bytes, .. } = example {
-                render(&dir, &format!("spec {} {}", clause.id, i + 1), bytes);
-                count += 1;
+                drawn.push(render(
+                    &dir,
+                    &format!("spec {} {}", clause.id, i + 1),
+                    bytes,
+                ));
             }
         }
     }
@@ -69,8 +76,8 @@ fn main() {
         ),
     ];
     for (name, bytes) in larger {
-        render(&dir, name, &bytes);
-        count += 1;
+        drawn.push(render(&dir, name, &bytes));
     }
-    println!("{count} pictures in {}", dir.display());
+    fs::write(dir.join("pictures.txt"), drawn.join("\n") + "\n").expect("write the list");
+    println!("{} pictures in {}", drawn.len(), dir.display());
 }

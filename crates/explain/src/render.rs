@@ -448,16 +448,10 @@ pub fn draw(picture: &Picture) -> String {
         .chain(note_lines.iter().map(|l| text_width(l, TEXT_SIZE)))
         .chain(caption_lines.iter().map(|l| text_width(l, LABEL_SIZE)))
         .fold(0.0, f64::max);
-    let deciding = match report.verdict {
-        Finding::AfterWin { .. } => ", box = first move after the win",
-        Finding::ColumnFull { .. } => ", dashed = the counter that did not fit",
-        Finding::OffFrame { .. } => ", arrow = the column past the frame",
-        _ => "",
-    };
-    let legend = format!(
-        "legend: x blue cross = player 1, o orange ring = player 2, thick ring = winning run, triangle = last move{deciding}"
-    );
-    let legend_lines = wrap(&legend, LABEL_SIZE, text_limit);
+    let legend = board
+        .as_ref()
+        .and_then(|(game, _, cell)| legend(report, game, *cell));
+    let legend_lines = legend.map_or(Vec::new(), |l| wrap(&l, LABEL_SIZE, text_limit));
     let legend_width = legend_lines
         .iter()
         .map(|l| text_width(l, LABEL_SIZE))
@@ -634,7 +628,7 @@ fn draw_board(
     );
     let board = game.board();
     let run = game.winning_run();
-    let marks = cell >= 14.0;
+    let marks = has_marks(cell);
     for k in 0..window.columns {
         let column = window.column(k);
         for j in 0..window.rows {
@@ -769,6 +763,35 @@ fn draw_board(
         bottom = ty + 10.0;
     }
     bottom
+}
+
+/// Whether counters of this size carry their player's mark.
+fn has_marks(cell: f64) -> bool {
+    cell >= 14.0
+}
+
+/// The legend: only the marks the picture draws.
+fn legend(report: &Report, game: &Game, cell: f64) -> Option<String> {
+    if game.placed() == 0 {
+        return None;
+    }
+    let mut parts = if has_marks(cell) {
+        vec!["x blue cross = player 1", "o orange ring = player 2"]
+    } else {
+        vec!["blue = player 1", "orange = player 2"]
+    };
+    if game.winning_run().is_some() {
+        parts.push("thick ring = winning run");
+    }
+    parts.push("triangle = last move");
+    parts.push(match report.verdict {
+        Finding::AfterWin { .. } => "box = first move after the win",
+        Finding::ColumnFull { .. } => "dashed = the counter that did not fit",
+        Finding::OffFrame { .. } => "arrow = the column past the frame",
+        _ => "",
+    });
+    parts.retain(|p| !p.is_empty());
+    Some(format!("legend: {}", parts.join(", ")))
 }
 
 /// A player's own mark inside a counter: a cross for player 1, a ring for

@@ -1,0 +1,62 @@
+//! The SVG text of a few pictures, pinned: one per kind of deciding move,
+//! and a windowed huge frame. What the browser sees of every shipped case is
+//! checked by tests/browser/pictures.mjs (in `.ci/run`).
+
+use connectz::judge_bytes_with;
+use connectz_explain::account::keeping_board;
+use connectz_explain::render::{Excerpt, Picture, draw};
+
+const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/cases");
+
+fn picture(title: &str, bytes: &[u8]) -> String {
+    let report = judge_bytes_with(bytes, keeping_board());
+    let excerpt = Excerpt::of(&report, bytes);
+    draw(&Picture {
+        report: &report,
+        title,
+        excerpt: excerpt.as_ref(),
+    })
+}
+
+fn case(path: &str) -> String {
+    let bytes = std::fs::read(format!("{CASES}/{path}")).expect("a shipped case");
+    picture(path, &bytes)
+}
+
+#[test]
+fn a_win_rings_the_run() {
+    insta::assert_snapshot!(case("1-win-player-1/brief-sample.txt"));
+}
+
+#[test]
+fn a_move_after_the_win_is_boxed() {
+    insta::assert_snapshot!(case("4-illegal-continue/brief-sample.txt"));
+}
+
+#[test]
+fn a_full_column_gets_a_ghost() {
+    insta::assert_snapshot!(case("5-illegal-row/filled-after-win.txt"));
+}
+
+#[test]
+fn a_column_past_the_frame_gets_an_arrow() {
+    insta::assert_snapshot!(case("6-illegal-column/brief-sample.txt"));
+}
+
+#[test]
+fn an_unwinnable_frame_says_why() {
+    insta::assert_snapshot!(case("7-illegal-game/brief-sample.txt"));
+}
+
+#[test]
+fn a_bad_line_is_quoted_with_its_fault_marked() {
+    insta::assert_snapshot!(case("8-invalid-file/double-space.txt"));
+}
+
+#[test]
+fn a_huge_frame_is_windowed_around_its_counters() {
+    insta::assert_snapshot!(picture(
+        "huge frame two counters",
+        b"1000000000 1000000000 4\n1\n2\n"
+    ));
+}
