@@ -63,6 +63,15 @@ impl<L: Lane> Dense<L> {
         self.heights.get(col).map_or(0, |&h| u64::from(h))
     }
 
+    /// The first and last occupied column (0-based) and the tallest
+    /// column's height; `None` when the board is empty.
+    pub(super) fn span(&self) -> Option<(usize, usize, u64)> {
+        let first = self.heights.iter().position(|&h| h > 0)?;
+        let last = self.heights.iter().rposition(|&h| h > 0)?;
+        let top = self.heights[first..=last].iter().max().copied()?;
+        Some((first, last, u64::from(top)))
+    }
+
     /// Who owns (col, row), 0-based.
     pub(super) fn owner(&self, col: usize, row: u64) -> Option<Player> {
         let height = *self.heights.get(col)?;

@@ -369,6 +369,18 @@ impl Board {
             heights h => h.height(column))
     }
 
+    /// The smallest box holding every counter: the first and last occupied
+    /// columns (1-based) and the tallest column's height; `None` when the
+    /// board is empty.
+    pub fn occupied(&self) -> Option<(Nat, Nat, u64)> {
+        with_store!(&self.store,
+            dense d => d.span().map(|(lo, hi, top)| {
+                (Nat::from(lo as u64 + 1), Nat::from(hi as u64 + 1), top)
+            }),
+            sparse s => s.columns.span(|c| c.height()),
+            heights h => h.span(|&c| c))
+    }
+
     /// Who owns the cell at `column`, `row` (both 1-based); `None` when it is
     /// empty or the board keeps heights only.
     pub fn owner(&self, column: &Nat, row: u64) -> Option<Player> {
@@ -755,6 +767,61 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared}");
+    }
+
+    /// `occupied` is the box of every counter placed, in every store: the
+    /// array, the sparse map indexed by array, by hash and past 2^64, and
+    /// heights only.
+    #[test]
+    fn occupied_is_the_box_of_every_counter() {
+        let mut rng = Rng::new(5);
+        let big = Nat::from_digits(b"100000000000000000000000").unwrap();
+        // Frames: narrow (array), wide (hash map), and past 2^64 (big map).
+        let frames = [(9u64, None), (1 << 20, None), (0, Some(&big))];
+        let mut checked = 0;
+        for (w, huge) in frames {
+            let x = huge.cloned().unwrap_or(Nat::from(w));
+            for storage in [Storage::Auto, Storage::Sparse] {
+                for _ in 0..200 {
+                    let (y, z) = (Nat::from(6), Nat::from(4));
+                    let mut board = Board::new(&x, &y, &z, storage);
+                    let mut heights_only = board.clone();
+                    heights_only.keep_heights_only();
+                    assert_eq!(board.occupied(), None);
+                    let mut expected: Option<(Nat, Nat, u64)> = None;
+                    for _ in 0..rng.below(20) {
+                        // Near column 1, near the right edge, or in between.
+                        let c = match (rng.below(3), huge) {
+                            (0, _) => Nat::from(1 + rng.below(4)),
+                            (1, Some(b)) => b.checked_sub_u64(rng.below(4)).unwrap(),
+                            (1, None) => Nat::from(w - rng.below(4.min(w))),
+                            (_, _) => Nat::from(1 + rng.below(w.max(1 << 30) / 2)),
+                        };
+                        let c = if c > x { x.clone() } else { c };
+                        if !board.is_open(&c) {
+                            continue;
+                        }
+                        let Landing::Placed { row, .. } = board.drop_into(&c, Player::One, None)
+                        else {
+                            panic!("an open column takes a counter");
+                        };
+                        heights_only.drop_into(&c, Player::One, None);
+                        expected = Some(match expected {
+                            None => (c.clone(), c.clone(), row),
+                            Some((lo, hi, top)) => (
+                                if c < lo { c.clone() } else { lo },
+                                if c > hi { c.clone() } else { hi },
+                                top.max(row),
+                            ),
+                        });
+                    }
+                    assert_eq!(board.occupied(), expected, "{}", board.store_kind().0);
+                    assert_eq!(heights_only.occupied(), expected);
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 1200);
     }
 
     #[test]

@@ -96,6 +96,34 @@ impl<V: Default + Clone> Columns<V> {
         array.chain(self.map.iter().map(|(&c, v)| (c, v)))
     }
 
+    /// The first and last column whose `height` is not zero, and the
+    /// greatest height; `None` when every height is zero.
+    pub(super) fn span(&self, height: impl Fn(&V) -> u64) -> Option<(Nat, Nat, u64)> {
+        let mut small: Option<(u64, u64, u64)> = None;
+        for (c, v) in self.small_columns() {
+            let h = height(v);
+            if h > 0 {
+                let (lo, hi, top) = small.unwrap_or((c, c, h));
+                small = Some((lo.min(c), hi.max(c), top.max(h)));
+            }
+        }
+        let mut span = small.map(|(lo, hi, top)| (Nat::from(lo), Nat::from(hi), top));
+        for (c, v) in &self.big {
+            let h = height(v);
+            if h > 0 {
+                span = Some(match span {
+                    None => (c.clone(), c.clone(), h),
+                    Some((lo, hi, top)) => (
+                        if *c < lo { c.clone() } else { lo },
+                        if *c > hi { c.clone() } else { hi },
+                        top.max(h),
+                    ),
+                });
+            }
+        }
+        span
+    }
+
     /// The same columns with values mapped by `f`, or `None` when memory is short.
     pub(super) fn map_values<W: Default + Clone>(
         &self,

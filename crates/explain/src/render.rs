@@ -206,6 +206,19 @@ struct Window {
 type Cell = (Nat, u64);
 
 impl Window {
+    /// How many counters of `game` the window shows.
+    fn counters(&self, game: &Game) -> u64 {
+        let board = game.board();
+        (0..self.columns)
+            .map(|k| {
+                let column = self.column(k);
+                (self.first_row..self.first_row + self.rows)
+                    .filter(|&row| board.owner(&column, row).is_some())
+                    .count() as u64
+            })
+            .sum()
+    }
+
     /// The whole frame when it fits in `MAX_SIDE` by `MAX_SIDE`; otherwise
     /// the smallest window (at least 12 by 8, at most `MAX_SIDE` square)
     /// around the cells that matter, taken in order of importance while they
@@ -332,6 +345,11 @@ fn focus(report: &Report, game: &Game) -> Vec<Cell> {
     if let Some((c, r)) = game.last() {
         cells.push((c.clone(), r));
     }
+    // Last, every counter, when they lie close enough to be framed too.
+    if let Some((first, last, top)) = game.board().occupied() {
+        cells.push((first, 1));
+        cells.push((last, top));
+    }
     cells
 }
 
@@ -400,13 +418,19 @@ pub fn draw(picture: &Picture) -> String {
                 game.placed()
             )
         } else {
+            let outside = game.placed().saturating_sub(window.counters(game));
             format!(
-                "frame: {x} columns, {y} rows, runs of {z}; {} counters placed; showing columns {}..{} and rows {}..{}",
+                "frame: {x} columns, {y} rows, runs of {z}; {} counters placed; showing columns {}..{} and rows {}..{}{}",
                 game.placed(),
                 window.first_column,
                 window.column(window.columns - 1),
                 window.first_row,
-                window.first_row + window.rows - 1
+                window.first_row + window.rows - 1,
+                match outside {
+                    0 => String::new(),
+                    1 => " (1 counter outside)".into(),
+                    n => format!(" ({n} counters outside)"),
+                }
             )
         });
     } else if let Some(h) = &report.header {

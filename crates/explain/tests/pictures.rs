@@ -8,6 +8,7 @@ use connectz_explain::render::{Excerpt, Picture, draw};
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/cases");
 
+/// The picture of `bytes` as `cz render` draws it.
 fn picture(title: &str, bytes: &[u8]) -> String {
     let report = judge_bytes_with(bytes, keeping_board());
     let excerpt = Excerpt::of(&report, bytes);
@@ -59,4 +60,31 @@ fn a_huge_frame_is_windowed_around_its_counters() {
         "huge frame two counters",
         b"1000000000 1000000000 4\n1\n2\n"
     ));
+}
+
+/// The pictures the README shows are what `cz render` draws today.
+#[test]
+fn the_readme_pictures_are_current() {
+    let pictures = concat!(env!("CARGO_MANIFEST_DIR"), "/pictures");
+    for (case, file) in [
+        ("5-illegal-row/filled-after-win.txt", "filled-after-win.svg"),
+        (
+            "1-win-player-1/huge-frame-sparse.txt",
+            "huge-frame-sparse.svg",
+        ),
+        (
+            "8-invalid-file/two-moves-on-a-line.txt",
+            "two-moves-on-a-line.svg",
+        ),
+    ] {
+        let bytes = std::fs::read(format!("{CASES}/{case}")).expect("a shipped case");
+        let title = case.rsplit('/').next().expect("a file name");
+        let committed =
+            std::fs::read_to_string(format!("{pictures}/{file}")).expect("the README's picture");
+        assert!(
+            committed == picture(title, &bytes),
+            "crates/explain/pictures/{file} is out of date: \
+             cz render tests/cases/{case} -o crates/explain/pictures/{file}"
+        );
+    }
 }

@@ -78,6 +78,15 @@ fn render_writes_an_svg_with_the_line_marked() {
     assert_eq!(text.matches(r#"<circle class="run""#).count(), 3);
     assert!(text.contains("<title id=\"title\">brief-sample.txt: code 1"));
     fs::remove_dir_all(&dir).unwrap();
+    // `-o -`: the same picture on standard output, and nothing else.
+    let out = cz(&[
+        "render",
+        "tests/cases/1-win-player-1/brief-sample.txt",
+        "-o",
+        "-",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
 }
 
 #[test]

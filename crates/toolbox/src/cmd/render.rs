@@ -10,7 +10,7 @@ use connectz_toolbox::{Context, Result};
 pub struct Args {
     /// The game file.
     file: PathBuf,
-    /// Where to write the SVG.
+    /// Where to write the SVG (`-` for standard output).
     #[arg(short, long)]
     output: PathBuf,
 }
@@ -21,16 +21,24 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         .file
         .file_name()
         .map_or("game".into(), |n| n.to_string_lossy().into_owned());
-    // For a file that does not conform, the offending line, read again.
-    let excerpt = std::fs::File::open(&args.file)
-        .ok()
+    // For a file that does not conform, the offending line, read again: only
+    // from a regular file (a FIFO or a device cannot be read twice).
+    let excerpt = std::fs::metadata(&args.file)
+        .is_ok_and(|m| m.is_file())
+        .then(|| std::fs::File::open(&args.file).ok())
+        .flatten()
         .and_then(|f| Excerpt::of(&report, f));
     let picture = Picture {
         report: &report,
         title: &title,
         excerpt: excerpt.as_ref(),
     };
-    std::fs::write(&args.output, draw(&picture)).context(args.output.display().to_string())?;
+    let svg = draw(&picture);
+    if args.output.as_os_str() == "-" {
+        out.write_all(svg.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::write(&args.output, svg).context(args.output.display().to_string())?;
     let code = report.code();
     writeln!(
         out,
