@@ -45,4 +45,4 @@ pub use read::{
     judge_reader_with,
 };
 pub use rules::winnable;
-pub use verdict::{Code, Finding, USAGE, decide};
+pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};

@@ -57,7 +57,11 @@ fn main() {
     let mut long_fault = b"7 6 4\n1\n".to_vec();
     long_fault.extend(std::iter::repeat_n(b'1', 5000));
     long_fault.extend_from_slice(b"\xff\n");
-    let larger: [(&str, Vec<u8>); 6] = [
+    // Numbers of a hundred thousand digits: a frame, and a column past it.
+    let nines = "9".repeat(100_000);
+    let long_numbers = format!("{nines} 5 3\n1\n2\n1{}\n", "0".repeat(100_000)).into_bytes();
+    let long_win = format!("{nines} {nines} 2\n{nines}\n1\n{nines}\n").into_bytes();
+    let larger: [(&str, Vec<u8>); 8] = [
         (
             "huge frame two counters",
             b"1000000000 1000000000 4\n1\n2\n".to_vec(),
@@ -70,6 +74,8 @@ fn main() {
         ("wide ladder", ladder),
         ("full column of a tall frame", b"2 1000000 1\n1\n".to_vec()),
         ("long line at fault", long_fault),
+        ("a column past a frame of 100000 digits", long_numbers),
+        ("a win at the edge of a frame of 100000 digits", long_win),
         (
             "past a huge edge",
             b"99999999999999999999999 5 3\n1\n100000000000000000000000\n".to_vec(),

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::io::Read;
 
-use connectz::{Code, Finding, FormatFault, Game, Nat, Player, Report};
+use connectz::{Code, Finding, FormatFault, Game, Nat, Player, Report, SHOWN_DIGITS};
 
 use crate::account::{reason, unwinnable_why};
 use crate::draw::on_run;
@@ -173,6 +173,76 @@ fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
     lines
 }
 
+/// Numbers longer than this many digits are drawn elided: as many as the
+/// judge's own account shows of a column past the frame.
+const LONGEST_NUMBER: usize = SHOWN_DIGITS;
+
+/// Axis labels longer than this many digits show their last 12 only.
+const LONGEST_LABEL: usize = 16;
+
+/// `text` with every run of more than [`LONGEST_NUMBER`] digits shown as
+/// its first and last 8 digits and its length, so that a picture stays
+/// readable whatever the file's numbers (the exact number is in the file
+/// and in `cz explain`).
+fn elide_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        out.push_str(&rest[..start]);
+        let digits = &rest[start..];
+        let len = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        if len > LONGEST_NUMBER {
+            let _ = write!(
+                out,
+                "{}…{} ({len} digits)",
+                &digits[..8],
+                &digits[len - 8..len]
+            );
+        } else {
+            out.push_str(&digits[..len]);
+        }
+        rest = &digits[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The label of the arrow to a column past the frame; of a column longer
+/// than the judge keeps, its first digits.
+fn past_label(column: &Nat) -> String {
+    if column.digit_count() > SHOWN_DIGITS {
+        format!(
+            "column {}… (more than {SHOWN_DIGITS} digits)",
+            column.leading(8)
+        )
+    } else {
+        elide_numbers(&format!("column {column}"))
+    }
+}
+
+/// The number's last three digits (every label step divides 1000).
+fn last_digits(n: &Nat) -> u64 {
+    n.to_u64().map_or_else(
+        || {
+            let text = n.to_string();
+            text[text.len() - 3..].parse().unwrap_or(0)
+        },
+        |v| v % 1000,
+    )
+}
+
+/// A column's label on the axis: its last digits when it is too long.
+fn axis_label(column: &Nat) -> String {
+    let text = column.to_string();
+    if text.len() > LONGEST_LABEL {
+        format!("…{}", &text[text.len() - 12..])
+    } else {
+        text
+    }
+}
+
 /// Text escaped for XML.
 fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -305,7 +375,8 @@ impl Window {
 }
 
 /// Every how many labels one is written, so that labels `chars` long do not
-/// touch in cells `cell` pixels wide.
+/// touch in cells `cell` pixels wide. Every step divides 1000 (see
+/// [`last_digits`]).
 fn label_step(chars: usize, cell: f64) -> u64 {
     let need = text_width(&"8".repeat(chars), LABEL_SIZE) + 4.0;
     [1, 2, 5, 10, 20, 25, 50, 100]
@@ -385,7 +456,7 @@ text { fill: var(--ink); font-family: "DejaVu Sans Mono", Menlo, Consolas, monos
 pub fn draw(picture: &Picture) -> String {
     let report = picture.report;
     let code = report.code();
-    let heading = format!("{}: code {code} ({})", picture.title, code.name());
+    let heading = elide_numbers(&format!("{}: code {code} ({})", picture.title, code.name()));
     let account = reason(report);
     // The board's geometry, if there is one to draw: the game's, or for a
     // frame on which no game can be won (7) the empty frame.
@@ -439,6 +510,7 @@ pub fn draw(picture: &Picture) -> String {
             h.x, h.y, h.z
         ));
     }
+    let notes: Vec<String> = notes.iter().map(|n| elide_numbers(n)).collect();
     // Widths: the board block (row labels, board, the arrow of code 6),
     // the excerpt, the text.
     let row_label_width = board.as_ref().map_or(0.0, |(_, w, _)| {
@@ -446,7 +518,7 @@ pub fn draw(picture: &Picture) -> String {
     });
     let arrow_width = match (&report.verdict, &board) {
         (Finding::OffFrame { column, .. }, Some(_)) => {
-            text_width(&format!("column {column}"), LABEL_SIZE) + 40.0
+            text_width(&past_label(column), LABEL_SIZE) + 40.0
         }
         _ => 0.0,
     };
@@ -729,7 +801,7 @@ fn draw_board(
             r#"<text class="label" x="{:.1}" y="{:.1}">{}</text>"#,
             ax + 30.0,
             ay + LABEL_SIZE * 0.35,
-            xml(&format!("column {column}"))
+            xml(&past_label(column))
         );
     }
     // Row numbers at the left, column numbers below, in the frame's numbers.
@@ -748,25 +820,40 @@ fn draw_board(
             cy + LABEL_SIZE * 0.35
         );
     }
-    let widest = window.column(window.columns - 1).to_string().len();
+    let widest = axis_label(&window.column(window.columns - 1))
+        .chars()
+        .count();
     let step = label_step(widest, cell);
     let label_y = top + h + LABEL_SIZE + 4.0;
-    let mut last_end = f64::MIN;
-    for k in 0..window.columns {
-        let column = window.column(k);
-        let thin = column.to_u64().is_some_and(|c| !c.is_multiple_of(step));
-        if thin && k != 0 && k != window.columns - 1 {
-            continue;
-        }
-        let label = column.to_string();
+    // The first and last columns always, between them every `step`th; each
+    // centred under its column but never past the picture's left edge, and
+    // none touching the next.
+    let placed_at = |k: u64, label: &str| {
         let (cx, _) = centre(k, 0);
-        let label_width = text_width(&label, LABEL_SIZE);
-        // Centred under its column, but never past the picture's left edge.
-        let start = (cx - label_width / 2.0).max(PAD);
-        if start < last_end + 3.0 {
+        let width = text_width(label, LABEL_SIZE);
+        let start = (cx - width / 2.0).max(PAD);
+        (start, start + width)
+    };
+    let last_k = window.columns - 1;
+    let last_label = axis_label(&window.column(last_k));
+    let (last_start, _) = placed_at(last_k, &last_label);
+    let mut labels = Vec::new();
+    let mut end_so_far = f64::MIN;
+    for k in 0..last_k {
+        let column = window.column(k);
+        if k != 0 && !last_digits(&column).is_multiple_of(step) {
             continue;
         }
-        last_end = start + label_width;
+        let label = axis_label(&column);
+        let (start, end) = placed_at(k, &label);
+        if start < end_so_far + 3.0 || end + 3.0 > last_start {
+            continue;
+        }
+        end_so_far = end;
+        labels.push((start, label));
+    }
+    labels.push((last_start, last_label));
+    for (start, label) in labels {
         let _ = writeln!(
             out,
             r#"<text class="label" x="{start:.1}" y="{label_y:.1}">{}</text>"#,
@@ -853,6 +940,36 @@ mod tests {
 
     fn judge(bytes: &[u8]) -> Report {
         judge_bytes_with(bytes, crate::account::keeping_board())
+    }
+
+    #[test]
+    fn long_numbers_are_elided_short_ones_kept() {
+        let long = "9".repeat(100_000);
+        assert_eq!(
+            elide_numbers(&format!("frame: {long} columns, 6 rows")),
+            "frame: 99999999…99999999 (100000 digits) columns, 6 rows"
+        );
+        let edge = "1".repeat(LONGEST_NUMBER);
+        assert_eq!(elide_numbers(&format!("at {edge}")), format!("at {edge}"));
+        let past = format!("1{edge}2");
+        assert_eq!(
+            elide_numbers(&past),
+            format!("11111111…11111112 ({} digits)", LONGEST_NUMBER + 2)
+        );
+        assert_eq!(elide_numbers("a1b22c"), "a1b22c");
+        let column = Nat::from_digits(past.as_bytes()).unwrap();
+        assert_eq!(axis_label(&column), format!("…{}2", "1".repeat(11)));
+        assert_eq!(axis_label(&Nat::from(42)), "42");
+        let label = "9".repeat(LONGEST_LABEL);
+        let sixteen = Nat::from_digits(label.as_bytes()).unwrap();
+        assert_eq!(axis_label(&sixteen), label);
+        // The judge keeps SHOWN_DIGITS + 1 digits of a longer column.
+        let kept = Nat::from_digits(format!("7{}", "0".repeat(SHOWN_DIGITS)).as_bytes()).unwrap();
+        assert_eq!(
+            past_label(&kept),
+            format!("column 70000000… (more than {SHOWN_DIGITS} digits)")
+        );
+        assert_eq!(past_label(&Nat::from(9)), "column 9");
     }
 
     #[test]
