@@ -213,6 +213,9 @@ pub struct Clause {
     pub file: String,
     /// Its class: from a `class:` line right after the id, else `defined`.
     pub class: Class,
+    /// Its prose: the Markdown lines after the id, up to the next clause or
+    /// heading, without the fenced blocks.
+    pub text: String,
     /// Its examples, in order.
     pub examples: Vec<Example>,
 }
@@ -241,8 +244,20 @@ pub fn clauses() -> Result<Vec<Clause>, String> {
 pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
     let mut clauses: Vec<Clause> = Vec::new();
     let mut lines = text.lines().enumerate().peekable();
+    // Whether prose lines still belong to the last clause.
+    let mut in_clause = false;
     while let Some((n, line)) = lines.next() {
         let at = format!("{name}:{}", n + 1);
+        if line.starts_with('#') {
+            in_clause = false;
+        } else if in_clause
+            && !line.starts_with("```")
+            && !line.starts_with("r[")
+            && let Some(clause) = clauses.last_mut()
+        {
+            clause.text.push_str(line);
+            clause.text.push('\n');
+        }
         if let Some(id) = line.strip_prefix("r[").and_then(|l| l.strip_suffix(']')) {
             let class = match lines.peek().and_then(|(_, l)| l.strip_prefix("class: ")) {
                 Some(word) => {
@@ -255,8 +270,10 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
                 id: id.to_string(),
                 file: name.to_string(),
                 class,
+                text: String::new(),
                 examples: Vec::new(),
             });
+            in_clause = true;
             continue;
         }
         let Some(info) = line.strip_prefix("```") else {
@@ -532,5 +549,17 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(parse("t.md", "```connectz expect=3\n1\n```\n").is_err());
+    }
+
+    #[test]
+    fn a_clause_keeps_its_prose_without_blocks_up_to_the_next_heading() {
+        let text = "# T\nr[a.b]\nclass: impl\nFirst line.\n\n```connectz expect=3\n7 6 4\n```\nAfter.\nr[a.c]\nOwn.\n## Next\nNot a clause's.\n";
+        let c = parse("t.md", text).unwrap();
+        assert_eq!(c[0].text, "First line.\n\nAfter.\n");
+        assert_eq!(c[1].text, "Own.\n");
+        let all = clauses().unwrap();
+        let winnable = all.iter().find(|c| c.id == "rule.winnable").unwrap();
+        assert!(winnable.text.contains("can"), "{}", winnable.text);
+        assert!(!winnable.text.contains("```"));
     }
 }

@@ -1,6 +1,7 @@
 //! The library behind `cz`, the toolbox around the ConnectZ reference judge:
 //! walking and judging folders ([`batch`]), checking another implementation
-//! ([`check`]) in a sandbox that owns what it starts ([`sandbox`]), solving
+//! ([`check`]) or a class of them ([`grade`]) in a sandbox that owns what it
+//! starts ([`sandbox`]), solving
 //! positions ([`solve`]) and the terminal game ([`session`]). The `cz`
 //! binary's subcommands are thin layers over these and the other crates.
 #![forbid(unsafe_code)]
@@ -9,6 +10,7 @@
 pub mod batch;
 pub mod check;
 pub mod error;
+pub mod grade;
 pub mod input;
 pub mod sandbox;
 pub mod session;

@@ -161,6 +161,8 @@ impl Sandbox {
     /// # Errors
     /// The folder cannot be made.
     pub fn new(supervisor: PathBuf, scratch: PathBuf, limits: Limits) -> io::Result<Sandbox> {
+        // Absolute: runs in other folders name their files by it.
+        let scratch = std::path::absolute(scratch)?;
         fs::create_dir_all(&scratch)?;
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.push(scratch.clone());
@@ -185,6 +187,12 @@ impl Sandbox {
 
     /// Runs `command` (program and arguments) with `args` appended.
     pub fn run(&self, command: &[OsString], args: &[&OsStr]) -> Run {
+        self.run_in(None, command, args)
+    }
+
+    /// Runs `command` with `args` appended, in the folder `dir` (else in
+    /// this process's own). A relative program path is taken from `dir`.
+    pub fn run_in(&self, dir: Option<&Path>, command: &[OsString], args: &[&OsStr]) -> Run {
         let Some((program, leading)) = command.split_first() else {
             return not_started("no command given");
         };
@@ -211,6 +219,9 @@ impl Sandbox {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .process_group(0);
+        if let Some(dir) = dir {
+            supervisor.current_dir(dir);
+        }
         let child = match supervisor.spawn() {
             Ok(child) => child,
             Err(e) => return not_started(&format!("cannot start the supervisor: {e}")),

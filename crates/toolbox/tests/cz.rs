@@ -193,6 +193,49 @@ fn check_reports_a_broken_candidate() {
     insta::assert_snapshot!("check_broken", stdout(&out));
 }
 
+/// A shrunk case keeps its failure: the reference gives it the expected
+/// code of the case it came from, and the candidate the same wrong answer,
+/// though a smaller input that fails another way (6 read as 4) exists.
+#[test]
+fn shrinking_keeps_the_failure() {
+    let out = cz(&[
+        "check",
+        "--cases",
+        "36",
+        "--shrink",
+        "8",
+        "--",
+        "sh",
+        "tests/fixtures/two-bugs-one-answer.sh",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shrunk = 0;
+    for pair in lines.windows(2) {
+        let (head, next) = (pair[0], pair[1]);
+        let Some(input) = next.trim().strip_prefix("shortest failing input: \"") else {
+            continue;
+        };
+        let expected = if head.contains("expected 2 (") { 2 } else { 6 };
+        assert!(head.contains(&format!("expected {expected} (")), "{head}");
+        assert!(
+            input.ends_with(&format!("(expected {expected}, got 4)")),
+            "{head}\n{next}"
+        );
+        // The reference's own code of the shrunk input.
+        let (bytes, _) = input.split_once("\" (").unwrap();
+        let bytes = bytes.replace("\\n", "\n").replace("\\r", "\r");
+        assert_eq!(
+            judge_bytes(bytes.as_bytes()).code().number(),
+            expected,
+            "{bytes:?}"
+        );
+        shrunk += 1;
+    }
+    assert!(shrunk >= 4, "{text}");
+}
+
 #[test]
 fn check_reports_crashes_and_timeouts() {
     let crash = cz(&[

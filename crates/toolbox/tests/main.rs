@@ -2,6 +2,7 @@
 //! per concern.
 
 mod cz;
+mod grade;
 mod play;
 mod puzzles;
 mod support;

@@ -13,6 +13,7 @@ mod board;
 mod check;
 mod explain;
 mod gen_cmd;
+mod grade;
 mod play;
 mod render;
 mod rotate;
@@ -49,6 +50,8 @@ pub enum Command {
     Play(play::Args),
     /// Run another implementation on the reference corpus and generated games.
     Check(check::Args),
+    /// Grade a class of implementations: leaderboard, failures by rule, speed.
+    Grade(grade::Args),
 }
 
 /// Runs a subcommand, writing to standard out.
@@ -64,6 +67,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Solve(args) => solve::run(args, &mut out)?,
         Command::Play(args) => play::run(args, &mut out)?,
         Command::Check(args) => check::run(args, &mut out)?,
+        Command::Grade(args) => grade::run(args, &mut out)?,
     };
     out.flush()?;
     Ok(code)

@@ -1,0 +1,166 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectz_toolbox::check::Candidate;
+use connectz_toolbox::grade::{self, ClassReport, Settings, perf};
+use connectz_toolbox::sandbox;
+use connectz_toolbox::{Context, Result};
+
+use super::check::Common;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The manifest (TOML: one `[[candidate]]` table each, with name, command
+    /// and an optional dir); with --each, the paths, one candidate each.
+    #[arg(required = true, value_name = "MANIFEST | PATHS")]
+    inputs: Vec<PathBuf>,
+    /// One candidate per path: its command line, with {} for the path
+    /// (e.g. 'python3 {}/connectz.py'); the game file's path is appended.
+    #[arg(long, value_name = "TEMPLATE")]
+    each: Option<String>,
+    #[command(flatten)]
+    common: Common,
+    /// Failure groups to shrink per candidate.
+    #[arg(long, default_value_t = 10)]
+    shrink: usize,
+    /// Timeouts in a row after which a candidate's remaining cases are not
+    /// run (it hangs on everything).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    give_up: u64,
+    /// Also grade speed: the benchmark's shapes, against the reference.
+    #[arg(long)]
+    perf: bool,
+    /// Runs of each speed workload (the median is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    perf_runs: u64,
+    /// Scale of the speed workloads (1: 200,000 moves after a win, a 300 x
+    /// 300 fill, a 20,000 ladder, 20,000 sparse moves, 20 small files).
+    #[arg(long, default_value = "1", value_parser = parse_scale)]
+    perf_scale: f64,
+    /// The reference binary for --perf (default: connectz beside cz).
+    #[arg(long, value_name = "PATH")]
+    reference: Option<PathBuf>,
+    /// Write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// No progress lines on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn parse_scale(text: &str) -> std::result::Result<f64, String> {
+    let scale: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    if !(scale > 0.0 && scale <= 100.0) {
+        return Err(format!("{text} is not above 0 and at most 100"));
+    }
+    Ok(scale)
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let entries = match &args.each {
+        Some(template) => grade::each(template, &args.inputs)?,
+        None => match &args.inputs[..] {
+            [manifest] => grade::manifest(manifest)?,
+            _ => {
+                return Err(
+                    "give one manifest, or --each TEMPLATE and the paths of the candidates".into(),
+                );
+            }
+        },
+    };
+    let perf = if args.perf {
+        Some(perf::Settings {
+            runs: args.perf_runs as usize,
+            scale: args.perf_scale,
+            reference: Candidate {
+                command: vec![reference(args.reference.clone())?.into_os_string()],
+                dir: None,
+            },
+        })
+    } else {
+        None
+    };
+    let settings = Settings {
+        cases: args.common.cases,
+        seed: args.common.seed,
+        jobs: args.common.jobs(),
+        shrink: args.shrink,
+        give_up: args.give_up as usize,
+        perf,
+    };
+    let sandbox = args.common.sandbox()?;
+    let quiet = args.quiet;
+    let report = grade::grade(entries, &settings, &sandbox, |g, i, n| {
+        if !quiet {
+            eprintln!(
+                "cz grade: [{i}/{n}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches ({:.1} s)",
+                g.entry.name,
+                g.failures(),
+                g.crashes(),
+                g.timeouts(),
+                g.memory(),
+                g.seconds
+            );
+        }
+    });
+    // Interrupted: the handler is ending every run and removing the scratch
+    // folder, and exits with 130.
+    while sandbox::interrupted() {
+        std::thread::park();
+    }
+    let report = report?;
+    write_reports(&args, &report, settings.cases)?;
+    out.write_all(grade::text::report(&report).as_bytes())?;
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn write_reports(args: &Args, report: &ClassReport, cases: usize) -> Result<()> {
+    let outputs = [
+        (
+            &args.json,
+            grade::json::report as fn(&ClassReport) -> String,
+        ),
+        (&args.html, grade::html::report),
+    ];
+    for (path, make) in outputs {
+        if let Some(path) = path {
+            std::fs::write(path, make(report)).context(path.display().to_string())?;
+        }
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, grade::junit::report(report, cases))
+            .context(path.display().to_string())?;
+    }
+    Ok(())
+}
+
+/// The reference binary: the one given, else `connectz` beside `cz`.
+fn reference(given: Option<PathBuf>) -> Result<PathBuf> {
+    let path = match given {
+        Some(path) => path,
+        None => std::env::current_exe()
+            .context("cannot find cz itself")?
+            .with_file_name("connectz"),
+    };
+    if !path.is_file() {
+        return Err(format!(
+            "--perf runs the reference alongside each candidate, but {} is not a file: give its path with --reference",
+            path.display()
+        )
+        .into());
+    }
+    std::path::absolute(&path).context(path.display().to_string())
+}

@@ -1,0 +1,207 @@
+//! The JUnit XML report of `cz grade` (`--junit FILE`), as GitLab, GitHub
+//! Actions and Jenkins read it: one `<testsuite>` per candidate, one
+//! `<testcase>` per case, per command-line check and per speed workload.
+//! A wrong code on a defined case is a `<failure>`; a crash, a timeout, a
+//! memory breach an `<error>`; a case not run `<skipped>`; a difference on
+//! an `impl` ruling passes, with a note in `<system-out>`.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use connectz_explain::spec::Class;
+
+use super::perf::Verdict;
+use super::{ClassReport, Graded, case_names, text};
+use crate::check::{CaseResult, Outcome, describe};
+
+/// The report as a JUnit XML document.
+pub fn report(class: &ClassReport, cases: usize) -> String {
+    let mut suites = String::new();
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    let mut time = 0.0;
+    for g in &class.graded {
+        let suite = Suite::of(g, class, cases);
+        tests += suite.tests;
+        failures += suite.failures;
+        errors += suite.errors;
+        time += suite.time;
+        suites.push_str(&suite.text);
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cz grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n{suites}</testsuites>\n"
+    )
+}
+
+struct Suite {
+    text: String,
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    time: f64,
+}
+
+impl Suite {
+    fn of(g: &Graded, class: &ClassReport, cases: usize) -> Suite {
+        let name = &g.entry.name;
+        let failed: HashMap<usize, &CaseResult> =
+            g.check.results.iter().map(|r| (r.index, r)).collect();
+        let mut body = String::new();
+        let (mut tests, mut failures, mut errors, mut skipped) = (0, 0, 0, 0);
+        let mut time = 0.0;
+        let names = case_names(class.corpus, cases, class.seed);
+        for (i, (ran, case_name)) in g.check.log.iter().zip(names).enumerate() {
+            tests += 1;
+            let seconds = f64::from(ran.micros) / 1e6;
+            time += seconds;
+            let (area, inner) = match failed.get(&i) {
+                None if ran.passed => (None, String::new()),
+                None => (
+                    None,
+                    // A failure beyond those kept with their inputs.
+                    "<failure type=\"unlisted\" message=\"failed (details not kept)\"/>".into(),
+                ),
+                Some(r) => (Some(r.case.area), element(r)),
+            };
+            failures += usize::from(inner.starts_with("<failure"));
+            errors += usize::from(inner.starts_with("<error"));
+            skipped += usize::from(inner.starts_with("<skipped"));
+            let classname = match area {
+                Some(a) => format!("{name}.{}", a.name()),
+                None => format!("{name}.code-{}", ran.expect),
+            };
+            testcase(&mut body, &classname, &case_name, seconds, &inner);
+        }
+        for a in &g.check.args {
+            tests += 1;
+            let inner = if a.passed() {
+                String::new()
+            } else {
+                failures += 1;
+                format!(
+                    "<failure type=\"code.args\" message=\"{}\"/>",
+                    xml(&format!("expected {:?}, got {:?}", a.expected, a.got))
+                )
+            };
+            testcase(
+                &mut body,
+                &format!("{name}.command-line"),
+                a.what,
+                0.0,
+                &inner,
+            );
+        }
+        if let (Some(rows), Some(workloads)) = (&g.perf, &class.workloads) {
+            for row in rows {
+                tests += 1;
+                let w = &workloads[row.workload];
+                let seconds = row.candidate.time.as_secs_f64();
+                time += seconds;
+                let inner = match &row.candidate.verdict {
+                    Verdict::Ok => format!(
+                        "<system-out>{}</system-out>",
+                        xml(&format!(
+                            "{:.3} s, reference {:.3} s ({})",
+                            seconds,
+                            row.reference.time.as_secs_f64(),
+                            row.time_ratio().map_or("-".into(), |r| format!("{r:.2}x"))
+                        ))
+                    ),
+                    Verdict::Wrong { expected, got } => {
+                        failures += 1;
+                        format!(
+                            "<failure type=\"speed\" message=\"expected {expected}, got {got}\"/>"
+                        )
+                    }
+                    other => {
+                        errors += 1;
+                        format!("<error type=\"speed\" message=\"{}\"/>", xml(other.name()))
+                    }
+                };
+                testcase(&mut body, &format!("{name}.speed"), w.name, seconds, &inner);
+            }
+        }
+        let mut text = format!(
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",
+            xml(name)
+        );
+        let _ = writeln!(
+            text,
+            "    <properties><property name=\"command\" value=\"{}\"/></properties>",
+            xml(&g.check.command)
+        );
+        text.push_str(&body);
+        text.push_str("  </testsuite>\n");
+        Suite {
+            text,
+            tests,
+            failures,
+            errors,
+            time,
+        }
+    }
+}
+
+fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: &str) {
+    let _ = write!(
+        out,
+        "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\"",
+        xml(classname),
+        xml(name)
+    );
+    if inner.is_empty() {
+        out.push_str("/>\n");
+    } else {
+        let _ = writeln!(out, ">{inner}</testcase>");
+    }
+}
+
+/// The element that says how a kept case failed.
+fn element(r: &CaseResult) -> String {
+    let c = &r.case;
+    let message = xml(&describe(c.expect, &r.outcome));
+    let input = xml(&format!("input: \"{}\"", text::clip(&c.bytes)));
+    let rule = xml(&c.rule);
+    match &r.outcome {
+        Outcome::Pass => String::new(),
+        Outcome::Mismatch { .. } if c.class == Class::Impl => {
+            format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>")
+        }
+        Outcome::Mismatch { .. } => {
+            format!("<failure type=\"{rule}\" message=\"{message}\">{input}</failure>")
+        }
+        Outcome::Skipped => format!("<skipped message=\"{message}\"/>"),
+        Outcome::Crash { .. } | Outcome::Timeout | Outcome::MemoryExceeded { .. } => {
+            format!("<error type=\"{rule}\" message=\"{message}\">{input}</error>")
+        }
+    }
+}
+
+/// Text for XML attributes and content; characters XML 1.0 cannot hold
+/// become U+FFFD.
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::xml;
+
+    #[test]
+    fn xml_escapes_markup_and_drops_what_xml_cannot_hold() {
+        assert_eq!(xml("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+        assert_eq!(xml("x\u{0}y\u{1b}z\tw"), "x\u{fffd}y\u{fffd}z\tw");
+    }
+}

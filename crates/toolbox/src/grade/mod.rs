@@ -1,0 +1,556 @@
+//! `cz grade`: the check of `cz check` over a class of candidates, every one
+//! on the same cases, with their failures grouped by spec rule, a
+//! leaderboard, and (with `--perf`) their speed against the reference's in
+//! the same run. The reports are written by [`text`], [`json`], [`junit`]
+//! and [`html`].
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Deserialize;
+
+use connectz::Code;
+use connectz_explain::spec::Class;
+
+use crate::check::{
+    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Shrunk, check, corpus,
+    generated, pool, shrink,
+};
+use crate::sandbox::{Limits, Sandbox};
+use crate::{Context, Error, Result};
+
+pub mod html;
+pub mod json;
+pub mod junit;
+pub mod perf;
+pub mod text;
+
+/// One candidate of a class: its name and how to run it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its name in the reports.
+    pub name: String,
+    /// Its command and folder.
+    pub candidate: Candidate,
+}
+
+/// A manifest: `[[candidate]]` tables.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    candidate: Vec<ManifestEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestEntry {
+    name: String,
+    command: Vec<String>,
+    dir: Option<PathBuf>,
+}
+
+/// The most a manifest may hold, in bytes.
+const MANIFEST_LIMIT: u64 = 1 << 20;
+
+/// The candidates of a manifest file: one `[[candidate]]` table each, with
+/// `name`, `command` (program and arguments; the game file's path is
+/// appended) and an optional `dir` to run in, relative to the manifest's
+/// folder.
+///
+/// # Errors
+/// The file cannot be read or parsed, holds no candidate, two with one
+/// name, an empty name or command, or a `dir` that is not a folder.
+pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MANIFEST_LIMIT + 1).read_to_string(&mut text))
+        .context(path.display().to_string())?;
+    if text.len() as u64 > MANIFEST_LIMIT {
+        return Err(format!("{}: a manifest is at most 1 MiB", path.display()).into());
+    }
+    let manifest: Manifest =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let entries = manifest
+        .candidate
+        .into_iter()
+        .map(|m| {
+            let dir = m.dir.map(|d| tidy(&base.join(d)));
+            if let Some(dir) = &dir
+                && !dir.is_dir()
+            {
+                return Err(Error::new(format!(
+                    "{}: candidate {:?}: {} is not a folder",
+                    path.display(),
+                    m.name,
+                    dir.display()
+                )));
+            }
+            Ok(Entry {
+                name: m.name,
+                candidate: Candidate {
+                    command: m.command.into_iter().map(OsString::from).collect(),
+                    dir,
+                },
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    validate(entries).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// `path` without its `.` components (`a/./b` is `a/b`; `.` alone stays).
+fn tidy(path: &Path) -> PathBuf {
+    let tidy: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if tidy.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        tidy
+    }
+}
+
+/// One candidate per path: `template`'s words, `{}` replaced by the path in
+/// each, named after the path's last component (the whole path when two
+/// share one). Words are split at spaces; a path may hold spaces.
+///
+/// # Errors
+/// No path, a template without `{}`, or an empty one.
+pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
+    if !template.contains("{}") {
+        return Err(
+            format!("--each {template:?}: the template has no {{}} to put the path in").into(),
+        );
+    }
+    if paths.is_empty() {
+        return Err("--each needs at least one path after the template".into());
+    }
+    let short = |p: &Path| -> String {
+        p.components().next_back().map_or_else(
+            || p.display().to_string(),
+            |c| c.as_os_str().to_string_lossy().into_owned(),
+        )
+    };
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for path in paths {
+        *seen.entry(short(path)).or_default() += 1;
+    }
+    let entries = paths
+        .iter()
+        .map(|path| {
+            let text = path.to_string_lossy();
+            let text = text
+                .strip_suffix('/')
+                .filter(|t| !t.is_empty())
+                .unwrap_or(&text);
+            let name = short(path);
+            Entry {
+                name: if seen[&name] > 1 {
+                    text.to_string()
+                } else {
+                    name
+                },
+                candidate: Candidate {
+                    command: template
+                        .split_whitespace()
+                        .map(|word| OsString::from(word.replace("{}", text)))
+                        .collect(),
+                    dir: None,
+                },
+            }
+        })
+        .collect();
+    validate(entries)
+}
+
+/// At least one candidate, names non-empty and unique, commands non-empty.
+fn validate(entries: Vec<Entry>) -> Result<Vec<Entry>> {
+    if entries.is_empty() {
+        return Err("no candidate to grade".into());
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for e in &entries {
+        if e.name.trim().is_empty() {
+            return Err("a candidate has an empty name".into());
+        }
+        if !names.insert(e.name.as_str()) {
+            return Err(format!("two candidates are named {:?}", e.name).into());
+        }
+        if e.candidate.command.first().is_none_or(|p| p.is_empty()) {
+            return Err(format!("candidate {:?} has no command", e.name).into());
+        }
+    }
+    Ok(entries)
+}
+
+/// How to grade.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Generated games added to the shipped corpus.
+    pub cases: usize,
+    /// Their seed.
+    pub seed: u64,
+    /// Runs at a time.
+    pub jobs: usize,
+    /// Failure groups to shrink per candidate.
+    pub shrink: usize,
+    /// Timeouts in a row after which a candidate's remaining cases are not
+    /// run.
+    pub give_up: usize,
+    /// Speed grading, if asked for.
+    pub perf: Option<perf::Settings>,
+}
+
+/// What kind of failure a group holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A wrong code.
+    Wrong,
+    /// No code: a crash, a traceback, a bad exit status.
+    Crash,
+    /// Past the time limit.
+    Timeout,
+    /// Past the memory cap.
+    Memory,
+    /// Not run, after too many timeouts.
+    Skipped,
+}
+
+impl Kind {
+    fn of(outcome: &Outcome) -> Option<Kind> {
+        Some(match outcome {
+            Outcome::Pass => return None,
+            Outcome::Mismatch { .. } => Kind::Wrong,
+            Outcome::Crash { .. } => Kind::Crash,
+            Outcome::Timeout => Kind::Timeout,
+            Outcome::MemoryExceeded { .. } => Kind::Memory,
+            Outcome::Skipped => Kind::Skipped,
+        })
+    }
+
+    /// Its label in the reports.
+    pub fn label(self, class: Class) -> &'static str {
+        match (self, class) {
+            (Kind::Wrong, Class::Defined) => "FAIL",
+            (Kind::Wrong, Class::Impl) => "NOTE",
+            (Kind::Crash, _) => "CRASH",
+            (Kind::Timeout, _) => "TIMEOUT",
+            (Kind::Memory, _) => "MEMORY",
+            (Kind::Skipped, _) => "SKIPPED",
+        }
+    }
+
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Wrong => "wrong",
+            Kind::Crash => "crash",
+            Kind::Timeout => "timeout",
+            Kind::Memory => "memory",
+            Kind::Skipped => "skipped",
+        }
+    }
+}
+
+/// The failures of one kind on cases of one rule and class.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// What went wrong.
+    pub kind: Kind,
+    /// The rule the cases exercise.
+    pub rule: String,
+    /// Whether the brief settles it (an `impl` group is a note).
+    pub class: Class,
+    /// Indices into the check's `results`, the shortest input first.
+    pub results: Vec<usize>,
+    /// The first of them made smaller, with the same failure.
+    pub shrunk: Option<Shrunk>,
+}
+
+impl Group {
+    /// True when it counts against the candidate: not an `impl` note.
+    pub fn counts(&self) -> bool {
+        !(self.kind == Kind::Wrong && self.class == Class::Impl)
+    }
+}
+
+/// One candidate, graded.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    /// Its name and command.
+    pub entry: Entry,
+    /// What the check found.
+    pub check: CheckReport,
+    /// Its failures, grouped: defined failures first, then notes, then the
+    /// rest, each by count.
+    pub groups: Vec<Group>,
+    /// Its speed, with `--perf`.
+    pub perf: Option<Vec<perf::Row>>,
+    /// Median time of one run over its cases, in microseconds.
+    pub median_micros: u32,
+    /// Wall-clock seconds its grading took.
+    pub seconds: f64,
+}
+
+impl Graded {
+    /// Defined failures: the check's, and every workload it did not finish
+    /// with the right code (a valid file whose code the brief defines).
+    pub fn failures(&self) -> usize {
+        self.check.defined_failures() + self.perf_failed(|_| true)
+    }
+
+    /// Crashes, on cases and on workloads.
+    pub fn crashes(&self) -> usize {
+        self.check.counts.crashes + self.perf_failed(|v| *v == perf::Verdict::Crash)
+    }
+
+    /// Timeouts, on cases and on workloads.
+    pub fn timeouts(&self) -> usize {
+        self.check.counts.timeouts + self.perf_failed(|v| *v == perf::Verdict::Timeout)
+    }
+
+    /// Memory breaches, on cases and on workloads.
+    pub fn memory(&self) -> usize {
+        self.check.counts.memory + self.perf_failed(|v| *v == perf::Verdict::Memory)
+    }
+
+    /// Workloads it did not finish right whose verdict `which` picks.
+    fn perf_failed(&self, which: impl Fn(&perf::Verdict) -> bool) -> usize {
+        self.perf.as_ref().map_or(0, |rows| {
+            rows.iter()
+                .filter(|r| r.candidate.verdict != perf::Verdict::Ok && which(&r.candidate.verdict))
+                .count()
+        })
+    }
+
+    /// Its speed for ranking: the geometric mean of its time ratios to the
+    /// reference with `--perf` (a workload it did not finish counts as
+    /// infinitely slow), else its median time per case.
+    pub fn speed(&self) -> f64 {
+        match &self.perf {
+            Some(rows) => perf::geometric_mean(rows),
+            None => f64::from(self.median_micros),
+        }
+    }
+
+    /// The leaderboard's order: defined failures, crashes, timeouts, memory
+    /// breaches, then speed.
+    fn rank_key(&self) -> (usize, usize, usize, usize, f64) {
+        (
+            self.failures(),
+            self.crashes(),
+            self.timeouts(),
+            self.memory(),
+            self.speed(),
+        )
+    }
+
+    /// The results of a group, in its order.
+    pub fn results_of<'a>(&'a self, group: &'a Group) -> impl Iterator<Item = &'a CaseResult> {
+        group.results.iter().map(|&i| &self.check.results[i])
+    }
+}
+
+/// A class, graded: the candidates in leaderboard order.
+#[derive(Clone, Debug)]
+pub struct ClassReport {
+    /// The candidates, best first.
+    pub graded: Vec<Graded>,
+    /// Cases from the shipped corpus.
+    pub corpus: usize,
+    /// Generated cases.
+    pub generated: usize,
+    /// Their seed.
+    pub seed: u64,
+    /// The limits of each run.
+    pub limits: Limits,
+    /// The speed workloads, with `--perf`.
+    pub workloads: Option<Vec<perf::Workload>>,
+}
+
+impl ClassReport {
+    /// True when every candidate passed every defined case.
+    pub fn all_passed(&self) -> bool {
+        self.graded.iter().all(|g| g.failures() == 0)
+    }
+}
+
+/// Grades every candidate on the same cases (the shipped corpus and
+/// `settings.cases` generated games), one candidate after another, each
+/// case under the sandbox's limits; tells `progress` about each candidate
+/// as it is done.
+///
+/// # Errors
+/// The sandbox's scratch folder cannot be written, or threads cannot be
+/// made.
+pub fn grade(
+    entries: Vec<Entry>,
+    settings: &Settings,
+    sandbox: &Sandbox,
+    mut progress: impl FnMut(&Graded, usize, usize),
+) -> Result<ClassReport> {
+    let corpus_cases = corpus();
+    let corpus_len = corpus_cases.len();
+    let workloads = match &settings.perf {
+        Some(p) => Some(perf::prepare(
+            &sandbox.scratch().join("perf"),
+            p.scale,
+            settings.seed,
+        )?),
+        None => None,
+    };
+    let count = entries.len();
+    let mut graded = Vec::with_capacity(count);
+    for (i, entry) in entries.into_iter().enumerate() {
+        let start = Instant::now();
+        let cases = corpus_cases
+            .iter()
+            .cloned()
+            .chain(generated(settings.cases, settings.seed));
+        let options = Options {
+            jobs: settings.jobs,
+            shrink: 0,
+            log: true,
+            give_up: Some(settings.give_up),
+        };
+        let report = check(&entry.candidate, cases, sandbox, options)?;
+        let mut groups = group(&report);
+        shrink_groups(&entry.candidate, &report, &mut groups, sandbox, settings)?;
+        let perf = match (&settings.perf, &workloads) {
+            (Some(p), Some(w)) => Some(perf::measure(
+                &entry.candidate,
+                &p.reference,
+                w,
+                sandbox,
+                p.runs,
+            )?),
+            _ => None,
+        };
+        let one = Graded {
+            median_micros: median(report.log.iter().map(|r| r.micros).collect()),
+            entry,
+            check: report,
+            groups,
+            perf,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        progress(&one, i + 1, count);
+        graded.push(one);
+    }
+    graded.sort_by(|a, b| {
+        let (ka, kb) = (a.rank_key(), b.rank_key());
+        (ka.0, ka.1, ka.2, ka.3)
+            .cmp(&(kb.0, kb.1, kb.2, kb.3))
+            .then(ka.4.total_cmp(&kb.4))
+            .then(a.entry.name.cmp(&b.entry.name))
+    });
+    let generated_count = graded.first().map_or(0, |g| g.check.generated);
+    Ok(ClassReport {
+        graded,
+        corpus: corpus_len,
+        generated: generated_count,
+        seed: settings.seed,
+        limits: sandbox.limits(),
+        workloads,
+    })
+}
+
+fn median(mut v: Vec<u32>) -> u32 {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// The failures of a check grouped by kind, rule and class; in each, the
+/// shortest input first.
+pub fn group(report: &CheckReport) -> Vec<Group> {
+    let mut by_key: BTreeMap<(Kind, String, Class), Vec<usize>> = BTreeMap::new();
+    for (i, r) in report.results.iter().enumerate() {
+        if let Some(kind) = Kind::of(&r.outcome) {
+            by_key
+                .entry((kind, r.case.rule.clone(), r.case.class))
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut groups: Vec<Group> = by_key
+        .into_iter()
+        .map(|((kind, rule, class), mut results)| {
+            results.sort_by_key(|&i| (report.results[i].case.bytes.len(), i));
+            Group {
+                kind,
+                rule,
+                class,
+                results,
+                shrunk: None,
+            }
+        })
+        .collect();
+    // Defined wrong codes, then notes, then crashes and the rest; the larger
+    // groups first.
+    groups.sort_by(|a, b| {
+        let order = |g: &Group| (g.kind != Kind::Wrong, !g.counts(), g.kind);
+        order(a)
+            .cmp(&order(b))
+            .then(b.results.len().cmp(&a.results.len()))
+            .then(a.rule.cmp(&b.rule))
+    });
+    groups
+}
+
+/// Shrinks the first input of up to `settings.shrink` groups of wrong
+/// codes and crashes, in parallel.
+fn shrink_groups(
+    candidate: &Candidate,
+    report: &CheckReport,
+    groups: &mut [Group],
+    sandbox: &Sandbox,
+    settings: &Settings,
+) -> Result<()> {
+    let pool = pool(settings.jobs)?;
+    let chosen: Vec<(usize, &mut Group)> = groups
+        .iter_mut()
+        .filter(|g| matches!(g.kind, Kind::Wrong | Kind::Crash))
+        .take(settings.shrink)
+        .enumerate()
+        .collect();
+    pool.install(|| {
+        chosen.into_par_iter().try_for_each(|(i, g)| {
+            let first = &report.results[g.results[0]];
+            let path = sandbox.scratch().join(format!("group-{i}.txt"));
+            g.shrunk = shrink(candidate, sandbox, &first.case, &first.outcome, &path)?
+                .filter(|s| s.bytes.len() < first.case.bytes.len());
+            Ok::<_, std::io::Error>(())
+        })
+    })?;
+    Ok(())
+}
+
+/// Cases of a check in the order run: the corpus's names, then the
+/// generated games', made again from the seed.
+pub fn case_names(corpus_len: usize, cases: usize, seed: u64) -> impl Iterator<Item = String> {
+    corpus()
+        .into_iter()
+        .take(corpus_len)
+        .map(|c| c.name)
+        .chain(generated(cases, seed).map(|c| c.name))
+}
+
+/// The code a name of [`Code`] prints as, for the reports.
+pub fn code_name(code: u8) -> &'static str {
+    Code::from_number(code).map_or("?", Code::name)
+}
+
+/// Every area with its score, in [`Area::ALL`] order.
+pub fn areas(report: &CheckReport) -> impl Iterator<Item = (Area, AreaScore)> + '_ {
+    Area::ALL
+        .into_iter()
+        .map(|a| (a, report.per_area[a as usize]))
+}

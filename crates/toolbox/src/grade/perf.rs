@@ -1,0 +1,320 @@
+//! Speed graded (`cz grade --perf`): the benchmark's shapes at sizes a
+//! candidate in Python finishes within the time limit, each run by the
+//! candidate and by the reference in turn, a few times; times and peak
+//! memory are the medians and maxima of those runs, reported as ratios to
+//! the reference's, measured in the same run on the same machine.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use connectz::{Code, judge_path};
+use connectz_testkit::generate::{Workload as Shape, workload};
+
+use crate::check::{Candidate, Outcome, generated};
+use crate::sandbox::Sandbox;
+use crate::{Context, Result};
+
+/// How to grade speed.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Runs of each workload (the median is reported).
+    pub runs: usize,
+    /// Scale of the workloads: 1 is the default size.
+    pub scale: f64,
+    /// The reference, run alongside each candidate.
+    pub reference: Candidate,
+}
+
+/// One speed workload: a file, or many small ones run one after another.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// Its name: tail, dense, ladder, sparse, many.
+    pub name: &'static str,
+    /// What it is, in a few words.
+    pub about: String,
+    /// Its files.
+    pub files: Vec<PathBuf>,
+    /// The reference's code of each file.
+    pub expect: Vec<Code>,
+    /// Total bytes of its files.
+    pub bytes: u64,
+}
+
+/// How a candidate did on a workload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every file got the reference's code.
+    Ok,
+    /// A file got another code.
+    Wrong {
+        /// The file's expected code.
+        expected: u8,
+        /// What it printed.
+        got: u8,
+    },
+    /// No code: a crash.
+    Crash,
+    /// Past the time limit.
+    Timeout,
+    /// Past the memory cap.
+    Memory,
+}
+
+impl Verdict {
+    /// Its name in the reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Wrong { .. } => "wrong",
+            Verdict::Crash => "crash",
+            Verdict::Timeout => "timeout",
+            Verdict::Memory => "memory",
+        }
+    }
+}
+
+/// A program's runs of one workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measure {
+    /// How it did (the worst of its runs).
+    pub verdict: Verdict,
+    /// The median over runs of the time for all the workload's files.
+    pub time: Duration,
+    /// The largest peak resident memory of any run, in bytes.
+    pub peak: Option<u64>,
+}
+
+/// A workload, run by a candidate and by the reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Index into the workloads.
+    pub workload: usize,
+    /// The candidate's runs.
+    pub candidate: Measure,
+    /// The reference's runs, alongside.
+    pub reference: Measure,
+}
+
+impl Row {
+    /// The candidate's time over the reference's, when both finished right.
+    pub fn time_ratio(&self) -> Option<f64> {
+        (self.candidate.verdict == Verdict::Ok && self.reference.verdict == Verdict::Ok).then(
+            || self.candidate.time.as_secs_f64() / self.reference.time.as_secs_f64().max(1e-6),
+        )
+    }
+
+    /// The candidate's peak memory over the reference's.
+    pub fn memory_ratio(&self) -> Option<f64> {
+        match (self.candidate.peak, self.reference.peak) {
+            (Some(c), Some(r)) if self.candidate.verdict == Verdict::Ok && r > 0 => {
+                Some(c as f64 / r as f64)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The geometric mean of the time ratios; infinite when a workload did not
+/// finish right.
+pub fn geometric_mean(rows: &[Row]) -> f64 {
+    if rows.is_empty() {
+        return 1.0;
+    }
+    let mut log_sum = 0.0;
+    for row in rows {
+        match row.time_ratio() {
+            Some(r) => log_sum += r.max(1e-9).ln(),
+            None => return f64::INFINITY,
+        }
+    }
+    (log_sum / rows.len() as f64).exp()
+}
+
+/// Sizes at scale 1: moves after the win, the dense frame's side, the
+/// ladder's row, sparse moves, small files.
+const SIZES: [(&str, f64); 5] = [
+    ("tail", 200_000.0),
+    ("dense", 300.0),
+    ("ladder", 20_000.0),
+    ("sparse", 20_000.0),
+    ("many", 20.0),
+];
+
+/// The dense frame's least side, at any scale: twice its z.
+const DENSE_LEAST: u64 = 60;
+
+/// Writes the workloads into `dir`, at `scale`.
+///
+/// # Errors
+/// A file cannot be written.
+pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
+    fs::create_dir_all(dir).context(dir.display().to_string())?;
+    let size = |name: &str| -> u64 {
+        let base = SIZES.iter().find(|(n, _)| *n == name).map_or(1.0, |s| s.1);
+        let n = (base * scale).round().max(1.0) as u64;
+        // The dense fill's z is 30: a smaller frame could not be won (7).
+        if name == "dense" {
+            n.max(DENSE_LEAST)
+        } else {
+            n
+        }
+    };
+    let mut out = Vec::new();
+    let shapes = [
+        (
+            "tail",
+            Shape::Tail,
+            "a 7x6 game won at move 7, then {} more moves",
+        ),
+        (
+            "dense",
+            Shape::Dense,
+            "a {0}x{0} frame filled in random order, z = 30",
+        ),
+        (
+            "ladder",
+            Shape::Ladder,
+            "player 1's bottom row grows to {} and wins on the last move",
+        ),
+        (
+            "sparse",
+            Shape::Sparse,
+            "{} random moves on a 10^12 x 10^12 frame",
+        ),
+    ];
+    for (name, shape, about) in shapes {
+        let n = size(name);
+        let path = dir.join(format!("{name}.txt"));
+        let file = fs::File::create(&path).context(path.display().to_string())?;
+        workload(shape, n, seed, file).context(path.display().to_string())?;
+        out.push(Workload {
+            name,
+            about: about
+                .replace("{0}", &n.to_string())
+                .replace("{}", &n.to_string()),
+            expect: vec![judge_path(&path).code()],
+            bytes: fs::metadata(&path).map_or(0, |m| m.len()),
+            files: vec![path],
+        });
+    }
+    let count = size("many") as usize;
+    let mut files = Vec::new();
+    let mut expect = Vec::new();
+    let mut bytes = 0;
+    for (i, case) in generated(count, seed ^ 0x5eed).enumerate() {
+        let path = dir.join(format!("many-{i:04}.txt"));
+        fs::write(&path, &case.bytes).context(path.display().to_string())?;
+        bytes += case.bytes.len() as u64;
+        files.push(path);
+        expect.push(case.expect);
+    }
+    out.push(Workload {
+        name: "many",
+        about: format!("{} small generated games, one run each", files.len()),
+        files,
+        expect,
+        bytes,
+    });
+    Ok(out)
+}
+
+/// Runs every workload `runs` times by the candidate and by the reference,
+/// in turn. A program that fails a workload is not run on it again.
+///
+/// # Errors
+/// None today; the signature leaves room for scratch files.
+pub fn measure(
+    candidate: &Candidate,
+    reference: &Candidate,
+    workloads: &[Workload],
+    sandbox: &Sandbox,
+    runs: usize,
+) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for (i, w) in workloads.iter().enumerate() {
+        let mut ours = Runs::default();
+        let mut theirs = Runs::default();
+        for _ in 0..runs.max(1) {
+            if theirs.verdict == Verdict::Ok {
+                theirs.add(run_once(reference, w, sandbox));
+            }
+            if ours.verdict == Verdict::Ok {
+                ours.add(run_once(candidate, w, sandbox));
+            }
+        }
+        rows.push(Row {
+            workload: i,
+            candidate: ours.measure(),
+            reference: theirs.measure(),
+        });
+    }
+    Ok(rows)
+}
+
+#[derive(Debug)]
+struct Runs {
+    verdict: Verdict,
+    times: Vec<Duration>,
+    peak: Option<u64>,
+}
+
+impl Default for Runs {
+    fn default() -> Runs {
+        Runs {
+            verdict: Verdict::Ok,
+            times: Vec::new(),
+            peak: None,
+        }
+    }
+}
+
+impl Runs {
+    fn add(&mut self, (verdict, time, peak): (Verdict, Duration, Option<u64>)) {
+        self.verdict = verdict;
+        self.times.push(time);
+        self.peak = self.peak.max(peak);
+    }
+
+    fn measure(mut self) -> Measure {
+        self.times.sort_unstable();
+        let time = match self.verdict {
+            // The one that failed, when it failed.
+            Verdict::Ok => self.times.get(self.times.len() / 2).copied(),
+            _ => self.times.last().copied(),
+        };
+        Measure {
+            verdict: self.verdict,
+            time: time.unwrap_or_default(),
+            peak: self.peak,
+        }
+    }
+}
+
+/// One run of every file of the workload: the verdict, the total time, the
+/// largest peak memory.
+fn run_once(
+    program: &Candidate,
+    w: &Workload,
+    sandbox: &Sandbox,
+) -> (Verdict, Duration, Option<u64>) {
+    let mut total = Duration::ZERO;
+    let mut peak = None;
+    for (path, &expect) in w.files.iter().zip(&w.expect) {
+        let (outcome, run) = program.judge(sandbox, path, expect);
+        total += run.elapsed;
+        peak = peak.max(run.peak_memory);
+        let verdict = match outcome {
+            Outcome::Pass => continue,
+            Outcome::Mismatch { got } => Verdict::Wrong {
+                expected: expect.number(),
+                got,
+            },
+            Outcome::Crash { .. } | Outcome::Skipped => Verdict::Crash,
+            Outcome::Timeout => Verdict::Timeout,
+            Outcome::MemoryExceeded { .. } => Verdict::Memory,
+        };
+        return (verdict, total, peak);
+    }
+    (Verdict::Ok, total, peak)
+}

@@ -1,0 +1,308 @@
+//! `cz grade`: a class of candidates graded into text, JSON, JUnit and HTML;
+//! the ranking, the groups, the speed rows and the exit status. The whole
+//! fixture class (with a slow Python candidate) is graded by `.ci/run`, whose
+//! browser test opens its HTML report.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{root, run_cz};
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A scratch folder for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("cz-grade-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    fn str(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A manifest of shell candidates: (name, script below tests/fixtures).
+fn manifest(at: &Path, candidates: &[(&str, &str)]) {
+    let fixtures = root().join("tests/fixtures");
+    let mut text = String::new();
+    for (name, script) in candidates {
+        text.push_str(&format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"sh\", \"{script}\"]\ndir = \"{}\"\n\n",
+            fixtures.display()
+        ));
+    }
+    fs::write(at, text).unwrap();
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_class_is_ranked_and_reported_in_four_forms() {
+    let scratch = Scratch::new("class");
+    let toml = scratch.path("class.toml");
+    manifest(
+        &toml,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("says-usage", "class/says-usage.sh"),
+            ("reference", "class/reference.sh"),
+            ("two-bugs", "two-bugs-one-answer.sh"),
+        ],
+    );
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "18",
+            "--json",
+            &scratch.str("r.json"),
+            "--junit",
+            &scratch.str("r.xml"),
+            "--html",
+            &scratch.str("r.html"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // The leaderboard: fewest defined failures first.
+    let order: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("  #  candidate"))
+        .skip(1)
+        .take(4)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        order,
+        ["reference", "says-usage", "seven-is-three", "two-bugs"],
+        "{text}"
+    );
+    assert!(text.contains("FAIL    rule.winnable [defined]: "), "{text}");
+    assert!(text.contains("  FAIL no argument: expected \"connectz.py: Provide one input file\\n\", got \"\" (exit status 1)"), "{text}");
+    // JSON: the same order, and the numbers behind it.
+    let doc = json(&scratch.path("r.json"));
+    let candidates = doc["candidates"].as_array().unwrap();
+    let names: Vec<&str> = candidates
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, order);
+    assert_eq!(doc["all_passed"], false);
+    assert_eq!(doc["cases"]["generated"], 18);
+    let total = doc["cases"]["total"].as_u64().unwrap();
+    assert_eq!(candidates[0]["defined_failures"], 0);
+    assert_eq!(candidates[1]["defined_failures"], 2);
+    let seven = &candidates[2];
+    let winnable = seven["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["rule"] == "rule.winnable")
+        .unwrap();
+    assert_eq!(winnable["kind"], "wrong");
+    assert!(winnable["count"].as_u64().unwrap() >= 5, "{winnable}");
+    for case in winnable["cases"].as_array().unwrap() {
+        assert_eq!(case["expected"], 7);
+        assert_eq!(case["got"], 3);
+    }
+    let area = |c: &Value, name: &str| -> (u64, u64) {
+        let a = c["areas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == name)
+            .unwrap();
+        (a["passed"].as_u64().unwrap(), a["total"].as_u64().unwrap())
+    };
+    let (passed, all) = area(seven, "winnability");
+    assert!(passed < all && all >= 10, "{passed}/{all}");
+    assert_eq!(area(&candidates[1], "command-line"), (3, 5));
+    // JUnit: a suite per candidate, a case per case and check.
+    let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
+    assert_eq!(xml.matches("<testsuite ").count(), 4);
+    assert_eq!(xml.matches("<testcase ").count() as u64, 4 * (total + 4));
+    assert!(xml.contains("<testsuite name=\"seven-is-three\""));
+    assert!(
+        xml.contains(
+            "<failure type=\"rule.winnable\" message=\"expected 7 (illegal game), got 3\">"
+        )
+    );
+    assert!(xml.contains("<testcase classname=\"says-usage.command-line\" name=\"no argument\""));
+    // HTML: one page, no external file, the boards inline.
+    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("<script")
+    );
+    assert!(html.contains("<img class=\"board\""));
+    assert!(html.contains("id=\"clause-rule-winnable\""));
+}
+
+#[test]
+fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
+    let out = run_cz(
+        &[
+            "grade",
+            "--cases",
+            "9",
+            "--each",
+            "sh {}",
+            "tests/fixtures/class/reference.sh",
+            "tests/fixtures/empty-is-incomplete.sh",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    // An impl difference is a note: both pass every defined case.
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("== 1. reference.sh: sh tests/fixtures/class/reference.sh"),
+        "{text}"
+    );
+    assert!(text.contains("empty-is-incomplete.sh: sh tests/fixtures/empty-is-incomplete.sh"));
+    assert!(
+        text.contains("NOTE    decision.empty-file [impl]"),
+        "{text}"
+    );
+    assert!(text.contains("every candidate passed every defined case"));
+}
+
+#[test]
+fn speed_is_graded_against_the_reference() {
+    let scratch = Scratch::new("perf");
+    let toml = scratch.path("perf.toml");
+    // A candidate that always says 0: right on the dense fill (a draw) and
+    // on the one small file (the first generated game is a draw).
+    fs::write(
+        &toml,
+        format!(
+            "[[candidate]]\nname = \"reference\"\ncommand = [\"{}\"]\n\n[[candidate]]\nname = \"zero\"\ncommand = [\"sh\", \"-c\", \"echo 0\", \"zero\"]\n",
+            crate::support::connectz_binary().display()
+        ),
+    )
+    .unwrap();
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "0",
+            "--perf",
+            "--perf-scale",
+            "0.05",
+            "--perf-runs",
+            "2",
+            "--json",
+            &scratch.str("p.json"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let doc = json(&scratch.path("p.json"));
+    let workloads: Vec<&str> = doc["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(workloads, ["tail", "dense", "ladder", "sparse", "many"]);
+    let reference = &doc["candidates"][0];
+    assert_eq!(reference["name"], "reference");
+    for row in reference["perf"].as_array().unwrap() {
+        assert_eq!(row["result"], "ok", "{row}");
+        assert!(row["time_ratio"].as_f64().unwrap() > 0.0);
+        assert!(row["peak_mb"].as_f64().unwrap() > 0.0);
+    }
+    let zero = &doc["candidates"][1];
+    let results: Vec<&str> = zero["perf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["wrong", "ok", "wrong", "wrong", "ok"]);
+    let wrong = results.iter().filter(|r| **r == "wrong").count() as u64;
+    // A wrong code on a workload is a defined failure.
+    let case_failures = zero["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["counts"] == true)
+        .map(|g| g["count"].as_u64().unwrap())
+        .sum::<u64>();
+    let args_failed = zero["command_line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["passed"] == false)
+        .count() as u64;
+    assert_eq!(
+        zero["defined_failures"].as_u64().unwrap(),
+        case_failures + args_failed + wrong
+    );
+    assert!(text.contains("speed      code  result"), "{text}");
+}
+
+#[test]
+fn bad_manifests_and_templates_are_usage_errors() {
+    let scratch = Scratch::new("usage");
+    let bad = scratch.path("bad.toml");
+    fs::write(&bad, "[[candidate]]\nname = \"a\"\n").unwrap();
+    let twice = scratch.path("twice.toml");
+    fs::write(
+        &twice,
+        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n",
+    )
+    .unwrap();
+    let nodir = scratch.path("nodir.toml");
+    fs::write(
+        &nodir,
+        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\ndir = \"no/such/folder\"\n",
+    )
+    .unwrap();
+    let cases: [(Vec<&str>, &str); 6] = [
+        (
+            vec!["grade", bad.to_str().unwrap()],
+            "missing field `command`",
+        ),
+        (
+            vec!["grade", twice.to_str().unwrap()],
+            "two candidates are named \"a\"",
+        ),
+        (vec!["grade", nodir.to_str().unwrap()], "is not a folder"),
+        (vec!["grade", "no-such.toml"], "no-such.toml"),
+        (
+            vec!["grade", "--each", "python3 connectz.py", "a"],
+            "has no {}",
+        ),
+        (vec!["grade", "a.toml", "b.toml"], "give one manifest"),
+    ];
+    for (args, says) in cases {
+        let out = run_cz(&args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
