@@ -88,7 +88,12 @@ const seen = await page.evaluate(async () => {
 expect(JSON.stringify(seen.names) === JSON.stringify(ranked), `leaderboard ${seen.names} is not the JSON's ranking ${ranked}`);
 expect(JSON.stringify(seen.sections) === JSON.stringify(ranked), `sections ${seen.sections} are not in rank order`);
 expect(seen.defined.every((n, i) => i === 0 || seen.defined[i - 1] <= n), `defined failures not ascending: ${seen.defined}`);
-expect(seen.names[0] === "reference", `the reference is not first: ${seen.names}`);
+// The reference and the candidate whose only difference is an impl note
+// both pass every defined case; speed alone orders them.
+expect(
+  JSON.stringify(seen.names.slice(0, 2).sort()) === JSON.stringify(["empty-is-incomplete", "reference"]),
+  `the two clean candidates are not first: ${seen.names}`
+);
 expect(seen.names.at(-1) === "full-scan", `the Python full scan is not last: ${seen.names}`);
 expect(seen.defined[0] === 0, "the reference has defined failures");
 expect(seen.images > 10, `only ${seen.images} board pictures`);

@@ -5,7 +5,7 @@ use std::process::Output;
 
 use connectz::judge_bytes;
 
-use crate::support::{run_cz, run_cz_within};
+use crate::support::{marker, processes_with, run_cz, run_cz_within};
 
 fn cz(args: &[&str]) -> Output {
     run_cz(args, b"")
@@ -287,28 +287,6 @@ fn check_notes_impl_differences_without_failing() {
     );
     assert!(text.contains("defined failures 0; impl notes"), "{text}");
     assert!(!text.contains("FAIL "), "{text}");
-}
-
-/// Processes whose command line holds `marker`, zombies included.
-fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        let path = entry.path();
-        if let Ok(cmdline) = fs::read(path.join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            let stat = fs::read_to_string(path.join("stat")).unwrap_or_default();
-            if text.contains(marker) || stat.contains(marker) {
-                found.push(format!("{}: {text}", path.display()));
-            }
-        }
-    }
-    found
-}
-
-/// A number of seconds to sleep that no other process on the machine uses:
-/// what these tests look for among running processes.
-fn marker(k: u32) -> String {
-    format!("{}{k}", 900_000 + std::process::id() % 100_000)
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::{root, run_cz};
+use crate::support::{marker, processes_with, root, run_cz};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -263,6 +263,44 @@ fn speed_is_graded_against_the_reference() {
         case_failures + args_failed + wrong
     );
     assert!(text.contains("speed      code  result"), "{text}");
+}
+
+/// A candidate that hangs on everything is given up on after a few
+/// timeouts in a row, not run to the end at a time limit per case, and
+/// nothing it started outlives the grading.
+#[test]
+fn a_candidate_that_hangs_is_given_up_on() {
+    let m = marker(9);
+    let template = format!("sh {{}} {m}");
+    let out = run_cz(
+        &[
+            "grade",
+            "--cases",
+            "20",
+            "--timeout",
+            "0.3",
+            "--give-up",
+            "4",
+            "--jobs",
+            "2",
+            "--each",
+            &template,
+            "tests/fixtures/class/hangs.sh",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let skipped: usize = text
+        .split("not run after too many timeouts in a row: ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    // 178 cases: a few timed out, the rest were not run.
+    assert!(skipped > 150, "{text}");
+    assert!(text.contains("SKIPPED "), "{text}");
+    assert_eq!(processes_with(&m), Vec::<String>::new());
 }
 
 #[test]

@@ -63,3 +63,26 @@ pub fn run_cz_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<std::p
         }
     }
 }
+
+/// Processes whose command line holds `marker`, zombies included.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let path = entry.path();
+        if let Ok(cmdline) = std::fs::read(path.join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+            if text.contains(marker) || stat.contains(marker) {
+                found.push(format!("{}: {text}", path.display()));
+            }
+        }
+    }
+    found
+}
+
+/// A number of seconds to sleep that no other process on the machine uses:
+/// what the tests look for among running processes (`k` tells apart the
+/// markers of one test run).
+pub fn marker(k: u32) -> String {
+    format!("{}{k}", 900_000 + std::process::id() % 100_000)
+}
