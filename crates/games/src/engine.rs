@@ -73,12 +73,7 @@ pub fn choose(
     }
     match options.level {
         Level::Easy => {
-            let safe = p.non_losing();
-            let options: Vec<usize> = playable
-                .iter()
-                .copied()
-                .filter(|&c| safe & p.shape().column_mask(c) != 0)
-                .collect();
+            let options: Vec<usize> = p.safe_moves().into_iter().map(|(c, _)| c).collect();
             let pool = if options.is_empty() {
                 &playable
             } else {
@@ -175,17 +170,12 @@ fn deepening(p: &Position, budget: Duration) -> Choice {
     Choice { column, evaluation }
 }
 
-fn ordered_moves(p: &Position) -> Vec<(u64, usize)> {
-    let next = p.non_losing();
+/// Safe columns, most threats first, centre first on ties.
+fn ordered_moves(p: &Position) -> Vec<usize> {
     let shape = p.shape();
-    let mut moves: Vec<(u32, usize, u64)> = (0..shape.width)
-        .filter_map(|c| {
-            let bit = next & p.shape().column_mask(c);
-            (bit != 0).then(|| (p.move_score(bit), c, bit))
-        })
-        .collect();
-    moves.sort_by_key(|&(score, c, _)| (std::cmp::Reverse(score), shape.centre_rank(c)));
-    moves.into_iter().map(|(_, c, bit)| (bit, c)).collect()
+    let mut moves = p.safe_moves();
+    moves.sort_by_key(|&(c, threats)| (std::cmp::Reverse(threats), shape.centre_rank(c)));
+    moves.into_iter().map(|(c, _)| c).collect()
 }
 
 fn alphabeta_root(p: &Position, depth: u32) -> (i32, usize) {
@@ -201,10 +191,10 @@ fn alphabeta_root(p: &Position, depth: u32) -> (i32, usize) {
         return (-WIN, any.first().copied().unwrap_or(0));
     }
     let (mut alpha, beta) = (-WIN * 2, WIN * 2);
-    let mut best = moves[0].1;
-    for (bit, c) in moves {
+    let mut best = moves[0];
+    for c in moves {
         let mut child = *p;
-        child.play_bit(bit);
+        child.play_column(c);
         let score = -alphabeta(&child, depth - 1, -beta, -alpha);
         if score > alpha {
             alpha = score;
@@ -228,13 +218,12 @@ fn alphabeta(p: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     }
     if depth == 0 {
         // Threat cells count most; the centre a little.
-        let own = (p.own_wins()).count_ones() as i32;
-        let theirs = (p.opponent_wins()).count_ones() as i32;
-        return (own - theirs) * 10;
+        let (own, theirs) = p.threat_counts();
+        return (own as i32 - theirs as i32) * 10;
     }
-    for (bit, _) in moves {
+    for c in moves {
         let mut child = *p;
-        child.play_bit(bit);
+        child.play_column(c);
         let score = -alphabeta(&child, depth - 1, -beta, -alpha);
         if score >= beta {
             return score;

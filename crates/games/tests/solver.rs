@@ -142,3 +142,164 @@ fn other_frames_and_line_lengths() {
         }
     }
 }
+
+/// Exact scores by a memoised minimax over every continuation.
+fn memo_minimax(p: &Position, memo: &mut std::collections::HashMap<u128, i32>) -> i32 {
+    if let Some(&s) = memo.get(&p.key()) {
+        return s;
+    }
+    let cells = p.shape().cells();
+    let mut best = if p.moves() == cells { 0 } else { -cells };
+    for col in 0..p.shape().width {
+        if !p.can_play(col) {
+            continue;
+        }
+        let score = if p.is_winning_move(col) {
+            (cells + 1 - p.moves()) / 2
+        } else {
+            let mut next = *p;
+            next.play_column(col);
+            -memo_minimax(&next, memo)
+        };
+        best = best.max(score);
+    }
+    memo.insert(p.key(), best);
+    best
+}
+
+/// A random game of `moves` moves on `shape` that completes no line
+/// (restarting when one would), from a small xorshift generator.
+fn random_position(shape: Shape, moves: usize, state: &mut u64) -> Position {
+    let mut next = || {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    };
+    for _ in 0..100_000 {
+        let mut p = Position::new(shape);
+        for _ in 0..moves {
+            let open: Vec<usize> = (0..shape.width)
+                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .collect();
+            if open.is_empty() {
+                break;
+            }
+            p.play_column(open[next() as usize % open.len()]);
+        }
+        if p.moves() as usize == moves {
+            return p;
+        }
+    }
+    panic!("no game of {moves} moves without a line found on {shape:?}");
+}
+
+#[test]
+fn frames_past_64_bits_agree_with_minimax() {
+    // 128-bit frames (8 x 8, 9 x 7, 10 x 6, 16 x 6, 42 x 2, 2 x 63, 64 x 1,
+    // with several line lengths), near their end so that minimax can
+    // finish. Lines long enough that a random game can fill most of the
+    // frame without completing one.
+    let mut state = 0x9E37_79B9_7F4A_7C15;
+    let mut solver = Solver::with_table_mb(2);
+    for (width, height, z, empty) in [
+        (8, 8, 5, 14),
+        (9, 7, 5, 13),
+        (10, 6, 5, 12),
+        (10, 6, 6, 14),
+        (16, 6, 6, 10),
+        (42, 2, 4, 10),
+        (2, 63, 4, 12),
+        (64, 1, 4, 12),
+        (11, 10, 7, 10),
+        (8, 8, 9, 12),
+    ] {
+        let shape = Shape { width, height, z };
+        assert!(shape.fits() && !shape.fits_64(), "{shape:?}");
+        for _ in 0..6 {
+            let p = random_position(shape, width * height - empty, &mut state);
+            if p.can_win_next() {
+                continue;
+            }
+            solver.reset();
+            let mut memo = std::collections::HashMap::new();
+            assert_eq!(
+                solver.solve(&p, false),
+                memo_minimax(&p, &mut memo),
+                "{width}x{height} z={z} key {:x}",
+                p.key()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_widest_and_tallest_frames_fit() {
+    for (width, height) in [(64, 1), (1, 127), (16, 7), (8, 15)] {
+        let shape = Shape {
+            width,
+            height,
+            z: 6,
+        };
+        assert!(shape.fits());
+        let mut solver = Solver::with_table_mb(2);
+        let mut state = (width * 1000 + height) as u64;
+        let p = random_position(shape, width * height - 8, &mut state);
+        if !p.can_win_next() {
+            let mut memo = std::collections::HashMap::new();
+            assert_eq!(solver.solve(&p, false), memo_minimax(&p, &mut memo));
+        }
+    }
+    for (width, height) in [(65, 1), (1, 128), (8, 16), (13, 9)] {
+        assert!(
+            !Shape {
+                width,
+                height,
+                z: 4
+            }
+            .fits(),
+            "{width}x{height}"
+        );
+    }
+}
+
+#[test]
+fn threads_sharing_a_table_agree_with_one() {
+    // Begin-Easy positions: the longest searches of the shared sets.
+    let text = fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver/Test_L1_R1"),
+    )
+    .unwrap();
+    let mut one = Solver::with_table_mb(8);
+    let mut two = Solver::with_table_mb(8).with_jobs(2);
+    for line in text.lines().step_by(25) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        let want: i32 = score.parse().unwrap();
+        one.reset();
+        two.reset();
+        assert_eq!(one.solve(&p, false), want, "{moves}");
+        assert_eq!(two.solve(&p, false), want, "{moves} on two threads");
+        assert_eq!(two.solve(&p, true), want.signum(), "{moves} weak");
+    }
+}
+
+#[test]
+fn columns_past_nine_are_letters() {
+    let shape = Shape {
+        width: 12,
+        height: 5,
+        z: 4,
+    };
+    let p = Position::from_moves(shape, "abcAB9").unwrap();
+    assert_eq!(p.moves(), 6);
+    assert!(!p.can_play(12));
+    assert_eq!(
+        Position::from_moves(shape, "d"),
+        Err(PositionError::BadDigit { at: 1, found: 'd' })
+    );
+    assert_eq!(
+        Position::from_moves(Shape::CLASSIC, "a"),
+        Err(PositionError::BadDigit { at: 1, found: 'a' })
+    );
+}

@@ -1,11 +1,14 @@
-//! `cz solve`: positions, one per line, with their exact scores.
+//! `cz solve`: positions, one per line, with their exact scores; several
+//! positions at once on `jobs` threads, or one position on all of them.
 
 use std::io::{self, Write};
+use std::sync::Mutex;
 use std::time::Instant;
 
-use connectz_games::solver::{Position, Shape, Solver};
+use connectz_games::solver::{Position, Shape, Solver, column_char};
+use rayon::prelude::*;
 
-/// What to print for each position.
+/// What to print for each position, and how to search.
 #[derive(Clone, Copy, Debug)]
 pub struct Request {
     /// The frame and line length.
@@ -16,77 +19,136 @@ pub struct Request {
     pub best: bool,
     /// Add the nodes searched, and the means at the end.
     pub stats: bool,
+    /// Megabytes of transposition table per thread.
+    pub table_mb: usize,
+    /// Threads.
+    pub jobs: usize,
 }
+
+/// The widest frame whose columns one character each can name (1-9, a-z).
+pub const MAX_WIDTH: usize = 35;
 
 /// Why a frame cannot be solved, if it cannot.
 pub fn check_frame(shape: Shape) -> Result<(), String> {
-    if !shape.fits() || shape.width > 9 {
+    if !shape.fits() || shape.width > MAX_WIDTH {
         return Err(format!(
-            "{} x {} is too large to solve exactly: width * (height + 1) must be at most 64, and positions are written one digit per move, so width at most 9",
+            "{} x {} is too large to solve exactly: width * (height + 1) must be at most 128, and positions name a column by one character (1-9, then a-z), so width at most {MAX_WIDTH}",
             shape.width, shape.height
         ));
     }
     Ok(())
 }
 
-/// Solves every position of `input` (the first token of each line: column
-/// digits from the empty frame) and writes one line per position, as it
-/// goes. Returns the number of invalid positions.
+/// One position's line and its node count; `None` nodes for an invalid one.
+type Solved = (String, Option<u64>);
+
+fn solve_one(engine: &mut Solver, moves: &str, request: &Request) -> Solved {
+    let position = match Position::from_moves(request.shape, moves) {
+        Ok(p) => p,
+        Err(e) => return (format!("{moves} invalid: {e}"), None),
+    };
+    engine.reset();
+    let score = engine.solve(&position, request.weak);
+    let searched = engine.nodes();
+    let mut text = format!("{moves} {score}");
+    if request.best {
+        let width = request.shape.width;
+        let scores = engine.analyze(&position, request.weak);
+        let column = (0..width)
+            .filter(|&c| scores[c].is_some())
+            .max_by_key(|&c| (scores[c], std::cmp::Reverse(c.abs_diff(width / 2))));
+        text.push_str(
+            &column
+                .and_then(|c| column_char(c + 1))
+                .map_or(" -".into(), |c| format!(" {c}")),
+        );
+    }
+    if request.stats {
+        text.push_str(&format!(" nodes={searched}"));
+    }
+    (text, Some(searched))
+}
+
+/// Solves every position of `input` (the first token of each line: columns
+/// from the empty frame) and writes one line per position, in order.
+/// Returns the number of invalid positions.
+///
+/// With one job, or one position, lines are written as they are solved
+/// (one position uses every job: threads that share its table). With more
+/// positions than one, they are solved side by side, each thread with its
+/// own table, and written in order a batch at a time.
 ///
 /// # Errors
-/// Errors of `out`.
-pub fn solve_positions(
-    input: &str,
-    request: Request,
-    out: &mut (impl Write + ?Sized),
-) -> io::Result<u64> {
-    let Request {
-        shape,
-        weak,
-        best,
-        stats,
-    } = request;
-    let width = shape.width;
-    let mut engine = Solver::new();
+/// Errors of `out`, or threads that cannot be started.
+pub fn solve_positions(input: &str, request: Request, out: &mut dyn Write) -> io::Result<u64> {
+    let jobs = request.jobs.max(1);
+    let lines: Vec<&str> = input
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
     let started = Instant::now();
-    for line in input.lines() {
-        let Some(moves) = line.split_whitespace().next() else {
-            continue;
-        };
-        let position = match Position::from_moves(shape, moves) {
-            Ok(p) => p,
-            Err(e) => {
-                failed += 1;
-                writeln!(out, "{moves} invalid: {e}")?;
-                continue;
+    let mut tally = |(text, searched): Solved, out: &mut (dyn Write + '_)| -> io::Result<()> {
+        match searched {
+            Some(n) => {
+                solved += 1;
+                nodes += n;
             }
+            None => failed += 1,
+        }
+        writeln!(out, "{text}")
+    };
+    if jobs == 1 || lines.len() <= 1 {
+        let mut engine = Solver::with_table_mb(request.table_mb).with_jobs(jobs);
+        for moves in &lines {
+            tally(solve_one(&mut engine, moves, &request), out)?;
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(io::Error::other)?;
+        // One solver (one table) per thread, handed out and given back.
+        let engines: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+        let take = || {
+            engines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop()
+                .unwrap_or_else(|| Solver::with_table_mb(request.table_mb))
         };
-        engine.reset();
-        let score = engine.solve(&position, weak);
-        let searched = engine.nodes();
-        let mut text = format!("{moves} {}", if weak { score.signum() } else { score });
-        if best {
-            let scores = engine.analyze(&position, weak);
-            let column = (0..width)
-                .filter(|&c| scores[c].is_some())
-                .max_by_key(|&c| (scores[c], std::cmp::Reverse(c.abs_diff(width / 2))));
-            text.push_str(&column.map_or(" -".into(), |c| format!(" {}", c + 1)));
+        let give = |engine: Solver| {
+            engines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(engine)
+        };
+        for batch in lines.chunks(16 * jobs) {
+            let results: Vec<Solved> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|moves| {
+                        let mut engine = take();
+                        let result = solve_one(&mut engine, moves, &request);
+                        give(engine);
+                        result
+                    })
+                    .collect()
+            });
+            for result in results {
+                tally(result, out)?;
+            }
+            out.flush()?;
         }
-        if stats {
-            text.push_str(&format!(" nodes={searched}"));
-        }
-        nodes += searched;
-        solved += 1;
-        writeln!(out, "{text}")?;
     }
-    if stats && solved > 0 {
+    if request.stats && solved > 0 {
         let elapsed = started.elapsed().as_secs_f64();
         writeln!(
             out,
-            "# {solved} positions: mean {:.2} nodes, mean {:.3} ms per position",
+            "# {solved} positions: mean {:.2} nodes, mean {:.3} ms per position, {:.2} M nodes/s",
             nodes as f64 / solved as f64,
-            elapsed * 1e3 / solved as f64
+            elapsed * 1e3 / solved as f64,
+            nodes as f64 / elapsed / 1e6
         )?;
     }
     Ok(failed)

@@ -1,0 +1,498 @@
+//! An exact solver for Connect-Z positions on frames whose bitboard fits in
+//! 128 bits (width * (height + 1) <= 128), for any line length z; frames that
+//! fit 64 bits are searched in 64-bit words.
+//!
+//! The ideas are the public ones of Pascal Pons' Connect Four solver
+//! (bitboards, negamax with alpha-beta, null-window search on the score, a
+//! transposition table, threat-based move ordering, forced and losing
+//! moves); the code is this project's, generalised to any frame and any z,
+//! with a table shared by several threads.
+//!
+//! Score (r[solve.score]): 0 for a draw; for a win of the side to move,
+//! (cells + 1) / 2 + 1 minus the number of counters the winner has played
+//! when the line is completed with best play by both; negative when the side
+//! to move loses.
+
+use std::fmt;
+
+/// What is wrong with a position string (r[solve.position]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A character that is not a column digit of the frame.
+    BadDigit {
+        /// 1-based index in the string.
+        at: usize,
+        /// The character.
+        found: char,
+    },
+    /// A move into a full column.
+    FullColumn {
+        /// 1-based index in the string.
+        at: usize,
+        /// The column.
+        column: usize,
+    },
+    /// A move that completes a line: the game is over, there is nothing
+    /// left to solve.
+    AlreadyWon {
+        /// 1-based index of the completing move.
+        at: usize,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::BadDigit { at, found } => {
+                write!(f, "move {at}: {found:?} is not a column of the frame")
+            }
+            PositionError::FullColumn { at, column } => {
+                write!(f, "move {at}: column {column} is full")
+            }
+            PositionError::AlreadyWon { at } => {
+                write!(f, "move {at} completes a line: the game is over")
+            }
+        }
+    }
+}
+
+mod geometry;
+mod search;
+mod table;
+mod word;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use geometry::{Detector, Four, Geometry, Lines, NoLines, Runs};
+use search::{Limits, Pos, Search};
+use table::Table;
+use word::Word;
+
+/// The transposition table's default size: 2^23 entries on 64-bit frames.
+pub const DEFAULT_TABLE_MB: usize = 64;
+
+/// The frame of a bitboard game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Line length.
+    pub z: usize,
+}
+
+impl Shape {
+    /// The classic frame: 7 x 6, lines of 4.
+    pub const CLASSIC: Shape = Shape {
+        width: 7,
+        height: 6,
+        z: 4,
+    };
+
+    /// Bits of the bitboard: a column of `height` cells and a spare bit.
+    fn bits(&self) -> Option<usize> {
+        self.height.checked_add(1)?.checked_mul(self.width)
+    }
+
+    /// True when the frame fits a bitboard of 128 bits (with a spare bit per
+    /// column): `width * (height + 1) <= 128`.
+    pub fn fits(&self) -> bool {
+        self.width >= 1 && self.height >= 1 && self.z >= 1 && self.bits().is_some_and(|b| b <= 128)
+    }
+
+    /// True when the frame fits a 64-bit word, the faster search.
+    pub fn fits_64(&self) -> bool {
+        self.fits() && self.bits().is_some_and(|b| b <= 64)
+    }
+
+    /// True when a line of z fits the frame in some direction; when it does
+    /// not, every game is a draw.
+    pub fn line_fits(&self) -> bool {
+        self.z <= self.width.max(self.height)
+    }
+
+    /// Orders columns centre first, then outwards, left before right.
+    pub fn centre_rank(&self, col: usize) -> (u64, usize) {
+        (
+            (2 * col as i64 - (self.width as i64 - 1)).unsigned_abs(),
+            col,
+        )
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> i32 {
+        (self.width * self.height) as i32
+    }
+
+    fn geometry<W: Word>(&self) -> Geometry<W> {
+        Geometry::new(self.width, self.height, self.z)
+    }
+}
+
+/// The column of a move character: `1` to `9`, then `a` (10) to `z` (35),
+/// either case (r[solve.position]).
+pub fn column_of(ch: char) -> Option<usize> {
+    match ch {
+        '1'..='9' => Some(ch as usize - '0' as usize),
+        'a'..='z' => Some(ch as usize - 'a' as usize + 10),
+        'A'..='Z' => Some(ch as usize - 'A' as usize + 10),
+        _ => None,
+    }
+}
+
+/// The character of a 1-based column (the inverse of [`column_of`]).
+pub fn column_char(col: usize) -> Option<char> {
+    match col {
+        1..=9 => char::from_digit(col as u32, 10),
+        10..=35 => Some((b'a' + (col - 10) as u8) as char),
+        _ => None,
+    }
+}
+
+/// A position as two bitboards: the side to move's counters and all
+/// counters (held in 128 bits; searched in 64 when the frame fits them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    shape: Shape,
+    g: Geometry<u128>,
+    p: Pos<u128>,
+}
+
+/// Winning cells for `own`, by the frame's detector.
+fn wins_of<W: Word>(g: &Geometry<W>, own: W) -> W {
+    match g.detector() {
+        Detector::None => W::ZERO,
+        Detector::Four => Four::wins(g, own),
+        Detector::Short => Runs::<8>::wins(g, own),
+        Detector::Long => Runs::<128>::wins(g, own),
+    }
+}
+
+impl Position {
+    /// The empty frame (which must fit: [`Shape::fits`]).
+    pub fn new(shape: Shape) -> Position {
+        assert!(shape.fits(), "{shape:?} does not fit a 128-bit board");
+        Position {
+            shape,
+            g: shape.geometry(),
+            p: Pos::EMPTY,
+        }
+    }
+
+    /// Plays a string of 1-based columns from the empty frame (`1`-`9`,
+    /// then `a`-`z` for 10 to 35).
+    ///
+    /// # Errors
+    /// A bad character, a full column, or a move after a completed line.
+    pub fn from_moves(shape: Shape, moves: &str) -> Result<Position, PositionError> {
+        let mut p = Position::new(shape);
+        for (i, ch) in moves.chars().enumerate() {
+            let at = i + 1;
+            let col = column_of(ch)
+                .filter(|&d| d >= 1 && d <= shape.width)
+                .ok_or(PositionError::BadDigit { at, found: ch })?
+                - 1;
+            if !p.can_play(col) {
+                return Err(PositionError::FullColumn {
+                    at,
+                    column: col + 1,
+                });
+            }
+            if p.is_winning_move(col) {
+                return Err(PositionError::AlreadyWon { at });
+            }
+            p.play_column(col);
+        }
+        Ok(p)
+    }
+
+    /// The frame.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Counters played.
+    pub fn moves(&self) -> i32 {
+        self.p.moves
+    }
+
+    /// A key unique to the position (current + mask).
+    pub fn key(&self) -> u128 {
+        self.p.key()
+    }
+
+    /// True when `col` (0-based) has room.
+    pub fn can_play(&self, col: usize) -> bool {
+        col < self.shape.width && self.p.mask & self.g.top(col) == 0
+    }
+
+    /// Plays in `col` (0-based, with room).
+    pub fn play_column(&mut self, col: usize) {
+        let bit = (self.p.mask + self.g.bottom_of(col)) & self.g.column(col);
+        self.p = self.p.play(bit);
+    }
+
+    fn own_wins(&self) -> u128 {
+        wins_of(&self.g, self.p.current) & (self.g.board ^ self.p.mask)
+    }
+
+    fn opponent_wins(&self) -> u128 {
+        wins_of(&self.g, self.p.current ^ self.p.mask) & (self.g.board ^ self.p.mask)
+    }
+
+    /// True when playing `col` completes a line for the side to move.
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        self.own_wins() & self.p.possible(&self.g) & self.g.column(col) != 0
+    }
+
+    /// True when the side to move can complete a line now.
+    pub fn can_win_next(&self) -> bool {
+        self.own_wins() & self.p.possible(&self.g) != 0
+    }
+
+    /// Columns (0-based) that do not hand the opponent an immediate win,
+    /// each with the number of cells where the side to move then threatens
+    /// to complete a line; empty when every move loses.
+    pub fn safe_moves(&self) -> Vec<(usize, u32)> {
+        let next = search::non_losing(self.p.possible(&self.g), self.opponent_wins());
+        let empty = self.g.board ^ self.p.mask;
+        (0..self.shape.width)
+            .filter_map(|c| {
+                let bit = next & self.g.column(c);
+                (bit != 0).then(|| {
+                    let threats = wins_of(&self.g, self.p.current | bit) & empty & !bit;
+                    (c, threats.count_ones())
+                })
+            })
+            .collect()
+    }
+
+    /// (cells where the side to move would complete a line, cells where the
+    /// opponent would).
+    pub fn threat_counts(&self) -> (u32, u32) {
+        (
+            self.own_wins().count_ones(),
+            self.opponent_wins().count_ones(),
+        )
+    }
+
+    fn narrow<W: Word>(&self) -> Pos<W> {
+        Pos {
+            current: W::from_u128(self.p.current),
+            mask: W::from_u128(self.p.mask),
+            moves: self.p.moves,
+        }
+    }
+}
+
+/// The solver: reusable across positions; its table is kept between them
+/// until [`Solver::reset`].
+pub struct Solver {
+    table: Table,
+    jobs: usize,
+    nodes: u64,
+    shape: Option<Shape>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+/// What one search returns: the score (None when it gave up) and its nodes.
+type Outcome = (Option<i32>, u64);
+
+impl Solver {
+    /// A solver with a table of [`DEFAULT_TABLE_MB`] and one thread.
+    pub fn new() -> Solver {
+        Solver::with_table_mb(DEFAULT_TABLE_MB)
+    }
+
+    /// A solver whose table takes about `megabytes` (a power of two of
+    /// entries, at least 1 MB).
+    pub fn with_table_mb(megabytes: usize) -> Solver {
+        Solver {
+            table: Table::new(megabytes),
+            jobs: 1,
+            nodes: 0,
+            shape: None,
+        }
+    }
+
+    /// Searches each position on `jobs` threads that share the table (the
+    /// first to finish gives the score; the others explore other moves
+    /// first and fill the table for it).
+    pub fn with_jobs(mut self, jobs: usize) -> Solver {
+        self.jobs = jobs.max(1);
+        self
+    }
+
+    /// Bytes of the table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Nodes searched since the last [`Solver::reset`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets the table and the node count.
+    pub fn reset(&mut self) {
+        self.table.clear();
+        self.nodes = 0;
+    }
+
+    /// The exact score of `p` (r[solve.score]); with `weak`, only its sign.
+    pub fn solve(&mut self, p: &Position, weak: bool) -> i32 {
+        self.search(p, weak, u64::MAX).unwrap_or(0)
+    }
+
+    /// Like [`Solver::solve`], but gives up (`None`) once `max_nodes` more
+    /// nodes have been searched. What a search that gave up stored is sound
+    /// (bounds proved before it stopped) and stays in the table.
+    pub fn solve_within(&mut self, p: &Position, weak: bool, max_nodes: u64) -> Option<i32> {
+        self.search(p, weak, max_nodes)
+    }
+
+    fn search(&mut self, p: &Position, weak: bool, budget: u64) -> Option<i32> {
+        if !p.shape.line_fits() {
+            return Some(0);
+        }
+        if self.shape != Some(p.shape) {
+            self.shape = Some(p.shape);
+            self.table.clear();
+        }
+        let (score, nodes) = if p.shape.fits_64() {
+            dispatch::<u64>(&self.table, p, weak, budget, self.jobs)
+        } else {
+            dispatch::<u128>(&self.table, p, weak, budget, self.jobs)
+        };
+        self.nodes += nodes;
+        score
+    }
+
+    /// Scores of every column (0-based) for the side to move; `None` for a
+    /// full column.
+    pub fn analyze(&mut self, p: &Position, weak: bool) -> Vec<Option<i32>> {
+        let cells = p.shape.cells();
+        (0..p.shape.width)
+            .map(|col| {
+                if !p.can_play(col) {
+                    None
+                } else if p.is_winning_move(col) {
+                    Some((cells + 1 - p.moves()) / 2)
+                } else {
+                    let mut next = *p;
+                    next.play_column(col);
+                    Some(-self.solve(&next, weak))
+                }
+            })
+            .collect()
+    }
+}
+
+/// Picks the line detector once per search.
+fn dispatch<W: Word>(table: &Table, p: &Position, weak: bool, budget: u64, jobs: usize) -> Outcome {
+    let g = p.shape.geometry::<W>();
+    let pos = p.narrow::<W>();
+    match g.detector() {
+        Detector::None => run::<W, NoLines>(g, table, pos, weak, budget, jobs),
+        Detector::Four => run::<W, Four>(g, table, pos, weak, budget, jobs),
+        Detector::Short => run::<W, Runs<8>>(g, table, pos, weak, budget, jobs),
+        Detector::Long => run::<W, Runs<128>>(g, table, pos, weak, budget, jobs),
+    }
+}
+
+/// Runs the search on `jobs` threads sharing the table; the first to finish
+/// stops the others.
+fn run<W: Word, L: Lines<W>>(
+    g: Geometry<W>,
+    table: &Table,
+    p: Pos<W>,
+    weak: bool,
+    budget: u64,
+    jobs: usize,
+) -> Outcome {
+    let stop = AtomicBool::new(false);
+    let answer: Mutex<Option<i32>> = Mutex::new(None);
+    let thread = |helper: usize| -> u64 {
+        let limits = Limits {
+            budget,
+            stop: &stop,
+        };
+        let mut search = Search::<W, L>::new(g, table.view::<W>(), limits, helper);
+        let score = search.solve(p, weak);
+        if !search.aborted {
+            stop.store(true, Relaxed);
+            let mut slot = answer.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert(score);
+        }
+        search.nodes
+    };
+    let nodes = if jobs <= 1 {
+        thread(0)
+    } else {
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..jobs).map(|h| scope.spawn(move || thread(h))).collect();
+            let own = thread(0);
+            own + helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<u64>()
+        })
+    };
+    let score = answer.into_inner().unwrap_or_else(|e| e.into_inner());
+    (score, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Solves `p` with word `W`, on a fresh table.
+    fn score_with<W: Word>(p: &Position, weak: bool) -> Option<i32> {
+        dispatch::<W>(&Table::new(2), p, weak, u64::MAX, 1).0
+    }
+
+    #[test]
+    fn both_words_give_the_same_scores_on_64_bit_frames() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver");
+        for (file, step) in [("Test_L2_R1", 20), ("Test_L1_R1", 50)] {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            for line in text.lines().step_by(step) {
+                let (moves, score) = line.split_once(' ').unwrap();
+                let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+                let want = score.parse().ok();
+                assert_eq!(score_with::<u64>(&p, false), want, "{moves}");
+                assert_eq!(score_with::<u128>(&p, false), want, "{moves} in 128 bits");
+            }
+        }
+        // Other line lengths and frames, every detector.
+        for (width, height, z, moves) in [
+            (6, 5, 3, "3434"),
+            (4, 5, 5, "2"),
+            (4, 4, 2, ""),
+            (5, 4, 4, "3"),
+            (3, 10, 9, "2"),
+        ] {
+            let p = Position::from_moves(Shape { width, height, z }, moves).unwrap();
+            assert_eq!(
+                score_with::<u64>(&p, false),
+                score_with::<u128>(&p, false),
+                "{width}x{height} z={z} {moves}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_search_that_gives_up_says_so() {
+        let p = Position::from_moves(Shape::CLASSIC, "4444").unwrap();
+        let mut solver = Solver::with_table_mb(2);
+        assert_eq!(solver.solve_within(&p, false, 5_000), None);
+        assert!(solver.nodes() >= 5_000 && solver.nodes() < 5_000 + 2_048);
+    }
+}

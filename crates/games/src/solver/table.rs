@@ -1,0 +1,266 @@
+//! The transposition table: bounds on scores, shared by every thread of a
+//! search, sized in megabytes, cleared in O(1).
+//!
+//! An entry is found by the top `bits` bits of the mixed key (a bijection of
+//! the key, see [`Word::mix`]) and keeps the mixed key's other bits, so a
+//! hit is exact: two positions never share an entry's identity. On a 64-bit
+//! frame an entry is one word:
+//!
+//! ```text
+//! generation:8 | lower:1 | score+128:8 | rest of the mixed key:47
+//! ```
+//!
+//! (the table has at least 2^17 entries, so the rest of a 64-bit key takes
+//! at most 47 bits). On a 128-bit frame an entry is two words: the first is
+//! the low 64 bits of the mixed key XOR the second, which is laid out as
+//! above with the key's bits 64 and up. Words are atomics written and read
+//! with relaxed ordering; a single word cannot tear, and a two-word entry
+//! torn by two threads writing at once fails its XOR check (but for a
+//! chance of one in 2^64 per torn read).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::word::Word;
+
+/// The fewest entries a table has (2^17: 1 MB of 64-bit entries).
+pub(crate) const MIN_BITS: u32 = 17;
+
+const REST_BITS: u32 = 47;
+const REST_MASK: u64 = (1 << REST_BITS) - 1;
+
+/// A bound the table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The score is at least this.
+    Lower(i32),
+    /// The score is at most this.
+    Upper(i32),
+}
+
+/// The table's words: a large part for positions far from the end of the
+/// game, and a small one, that stays in the processor's cache, for the
+/// positions near the end, which are most of the nodes and whose entries
+/// are worth least.
+pub(crate) struct Table {
+    words: Box<[AtomicU64]>,
+    /// Words of the near part (at the start of `words`).
+    near: usize,
+    /// The generation of live entries, 1..=255; 0 marks an empty word.
+    generation: u8,
+}
+
+/// The near part's share of the table: an eighth, at most this many bytes.
+pub(crate) const NEAR_BYTES: usize = 4 << 20;
+
+impl Table {
+    /// A table of about `megabytes` (rounded down to a power of two of
+    /// entries, at least 2^17 entries).
+    pub fn new(megabytes: usize) -> Table {
+        let words = (megabytes.max(1) << 20) / 8;
+        let far = 1usize << words.ilog2().max(MIN_BITS + 1);
+        let near = (far / 8).clamp(1 << (MIN_BITS + 1), NEAR_BYTES / 8);
+        Table {
+            words: (0..far + near).map(|_| AtomicU64::new(0)).collect(),
+            near,
+            generation: 1,
+        }
+    }
+
+    /// Bytes the table occupies.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// Forgets every entry (in O(1) but once in 255 calls).
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            for w in self.words.iter_mut() {
+                *w.get_mut() = 0;
+            }
+            self.generation = 1;
+        }
+    }
+
+    /// A view for keys of word `W`.
+    pub fn view<W: Word>(&self) -> View<'_, W> {
+        let slots = (W::BITS / 64) as usize;
+        let (near, far) = self.words.split_at(self.near);
+        View {
+            near: Region::new(near, slots),
+            far: Region::new(far, slots),
+            slots,
+            generation: u64::from(self.generation),
+            _word: std::marker::PhantomData,
+        }
+    }
+}
+
+/// One part of the table.
+struct Region<'t> {
+    words: &'t [AtomicU64],
+    /// log2 of its entries.
+    bits: u32,
+}
+
+impl<'t> Region<'t> {
+    fn new(words: &'t [AtomicU64], slots: usize) -> Region<'t> {
+        Region {
+            words,
+            bits: (words.len() / slots).ilog2(),
+        }
+    }
+}
+
+/// The table seen by a search of word `W`.
+pub(crate) struct View<'t, W> {
+    near: Region<'t>,
+    far: Region<'t>,
+    slots: usize,
+    generation: u64,
+    _word: std::marker::PhantomData<W>,
+}
+
+impl<W: Word> View<'_, W> {
+    /// The region, the first word of the entry, the key's low 64 bits for
+    /// two-word entries, and the rest of the key kept in the entry's last word.
+    #[inline(always)]
+    fn locate(&self, key: W, near: bool) -> (&[AtomicU64], usize, u64, u64) {
+        let region = if near { &self.near } else { &self.far };
+        let h = key.mix();
+        let index = h.slice64(W::BITS - region.bits) as usize;
+        let rest = h.slice64(W::BITS - 64) & (REST_MASK >> (region.bits - MIN_BITS));
+        let low = if self.slots == 2 { h.slice64(0) } else { 0 };
+        (region.words, index * self.slots, low, rest)
+    }
+
+    /// The bound stored for `key`, if any (`near`: in the near part).
+    #[inline(always)]
+    pub fn get(&self, key: W, near: bool) -> Option<Bound> {
+        let (words, at, low, rest) = self.locate(key, near);
+        let last = words[at + self.slots - 1].load(Relaxed);
+        if last >> 56 != self.generation || last & REST_MASK != rest {
+            return None;
+        }
+        if self.slots == 2 && words[at].load(Relaxed) ^ last != low {
+            return None;
+        }
+        let score = ((last >> REST_BITS) & 0xFF) as i32 - 128;
+        Some(if last >> 55 & 1 == 1 {
+            Bound::Lower(score)
+        } else {
+            Bound::Upper(score)
+        })
+    }
+
+    /// Stores a bound for `key` (scores within -128..=127), replacing what
+    /// the entry held.
+    #[inline(always)]
+    pub fn put(&self, key: W, near: bool, bound: Bound) {
+        let (words, at, low, rest) = self.locate(key, near);
+        let (lower, score) = match bound {
+            Bound::Lower(s) => (1u64, s),
+            Bound::Upper(s) => (0u64, s),
+        };
+        debug_assert!((-128..=127).contains(&score));
+        let last =
+            self.generation << 56 | lower << 55 | ((score + 128) as u64 & 0xFF) << REST_BITS | rest;
+        if self.slots == 2 {
+            words[at].store(low ^ last, Relaxed);
+        }
+        words[at + self.slots - 1].store(last, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two_with_a_floor_and_a_near_part() {
+        // 64 MB far, 4 MB near.
+        assert_eq!(Table::new(64).bytes(), (64 + 4) << 20);
+        assert_eq!(Table::new(100).bytes(), (64 + 4) << 20);
+        // The smallest: 2 MB far and 2 MB near.
+        assert_eq!(Table::new(0).bytes(), 4 << 20);
+        assert_eq!(Table::new(1).bytes(), 4 << 20);
+        assert_eq!(Table::new(16).bytes(), (16 + 2) << 20);
+        let table = Table::new(1);
+        assert_eq!(table.view::<u64>().far.bits, MIN_BITS + 1);
+        assert_eq!(table.view::<u128>().far.bits, MIN_BITS);
+        assert_eq!(table.view::<u128>().near.bits, MIN_BITS);
+    }
+
+    fn exact<W: Word>(keys: &[W]) {
+        let mut table = Table::new(1);
+        let view = table.view::<W>();
+        let bound = |i: usize| {
+            if i.is_multiple_of(2) {
+                Bound::Lower(i as i32 - 60)
+            } else {
+                Bound::Upper(60 - i as i32)
+            }
+        };
+        for near in [false, true] {
+            for (i, &k) in keys.iter().enumerate() {
+                view.put(k, near, bound(i));
+                assert_eq!(view.get(k, near), Some(bound(i)));
+            }
+            // After all are stored, a key answers with its own bound or not
+            // at all (when a later key took its entry), never with another's.
+            for (i, &k) in keys.iter().enumerate() {
+                assert!(view.get(k, near).is_none_or(|b| b == bound(i)), "{k:?}");
+            }
+        }
+        table.clear();
+        let view = table.view::<W>();
+        assert!(
+            keys.iter()
+                .all(|&k| view.get(k, false).is_none() && view.get(k, true).is_none())
+        );
+    }
+
+    #[test]
+    fn hits_are_exact_and_clearing_forgets() {
+        // Keys that differ only above the index bits, only below, and at the
+        // ends of the word.
+        let k64: Vec<u64> = (0..40)
+            .map(|i| (i << 50) | (i * 7))
+            .chain([u64::MAX, 1])
+            .collect();
+        exact(&k64);
+        let k128: Vec<u128> = (0..40u128)
+            .map(|i| (i << 120) | (i << 63) | i)
+            .chain([u128::MAX, 1, 1 << 127])
+            .collect();
+        exact(&k128);
+    }
+
+    #[test]
+    fn colliding_keys_replace_each_other_and_parts_are_apart() {
+        let table = Table::new(1);
+        let view = table.view::<u64>();
+        // Two keys whose mixes share the top bits: found by search.
+        let first = 12345u64;
+        let index = |k: u64| k.mix() >> (64 - view.far.bits);
+        let second = (first + 1..).find(|&k| index(k) == index(first)).unwrap();
+        view.put(first, false, Bound::Upper(3));
+        view.put(second, false, Bound::Lower(-3));
+        assert_eq!(view.get(first, false), None);
+        assert_eq!(view.get(second, false), Some(Bound::Lower(-3)));
+        assert_eq!(view.get(second, true), None);
+    }
+
+    #[test]
+    fn generations_wrap_cleanly() {
+        let mut table = Table::new(1);
+        for round in 0..600u64 {
+            let view = table.view::<u64>();
+            assert_eq!(view.get(round, false), None, "round {round}");
+            view.put(round, false, Bound::Upper(1));
+            view.put(round + 1, false, Bound::Upper(2));
+            assert_eq!(view.get(round, false), Some(Bound::Upper(1)));
+            table.clear();
+        }
+    }
+}
