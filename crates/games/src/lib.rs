@@ -1,10 +1,11 @@
 //! The neighbouring problems of ConnectZ: board snapshots (who moves, who
 //! won, is this position possible? [`snapshot`]), the "Rotate" contest
-//! problem ([`rotate`]), exact game values ([`solver`]) and the engine that
+//! problem ([`rotate`]), exact game values ([`solver`]), an opening book ([`book`]) and the engine that
 //! plays against people ([`engine`]). Built on the judge's core; no I/O.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod engine;
 pub mod rotate;
 pub mod snapshot;

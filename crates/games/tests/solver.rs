@@ -79,28 +79,7 @@ fn illegal_positions_are_errors() {
 
 #[test]
 fn other_frames_and_line_lengths() {
-    // Small frames against a plain minimax over every game.
-    fn minimax(p: &Position) -> i32 {
-        let cells = p.shape().cells();
-        if p.moves() == cells {
-            return 0;
-        }
-        let mut best = -cells;
-        for col in 0..p.shape().width {
-            if !p.can_play(col) {
-                continue;
-            }
-            let score = if p.is_winning_move(col) {
-                (cells + 1 - p.moves()) / 2
-            } else {
-                let mut next = *p;
-                next.play_column(col);
-                -minimax(&next)
-            };
-            best = best.max(score);
-        }
-        best
-    }
+    // Small frames against a minimax over every game.
     let mut solver = Solver::new();
     for (width, height, z) in [
         (3, 3, 3),
@@ -135,7 +114,7 @@ fn other_frames_and_line_lengths() {
             solver.reset();
             assert_eq!(
                 solver.solve(&p, false),
-                minimax(&p),
+                memo_minimax(&p, &mut std::collections::HashMap::new()),
                 "{width}x{height} z={z} after {} moves",
                 p.moves()
             );

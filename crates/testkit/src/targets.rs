@@ -207,8 +207,9 @@ fn solver() -> std::sync::MutexGuard<'static, Solver> {
 }
 
 /// `solve`: the exact solver. An even first byte: the rest is `cz solve`'s
-/// input on the frame the byte picks (every first token a position; work
-/// bounded by a node budget). An odd one: a position on a frame of up to 12
+/// input on the frame the next bytes pick, up to 20 x 12 (64- and 128-bit
+/// words, every line detector; every first token a position; work bounded
+/// by a node budget). An odd one: a position on a frame of up to 12
 /// cells built from the rest, whose score must be plain negamax's.
 pub fn solve(data: &[u8]) {
     let [mode, w, h, z, rest @ ..] = data else {
@@ -216,9 +217,9 @@ pub fn solve(data: &[u8]) {
     };
     if mode % 2 == 0 {
         let shape = Shape {
-            width: 1 + usize::from(*w) % 9,
-            height: 1 + usize::from(*h) % 8,
-            z: 1 + usize::from(*z) % 8,
+            width: 1 + usize::from(*w) % 20,
+            height: 1 + usize::from(*h) % 12,
+            z: 1 + usize::from(*z) % 10,
         };
         if !shape.fits() {
             return;

@@ -1,13 +1,14 @@
 //! The library behind `cz`, the toolbox around the ConnectZ reference judge:
 //! walking and judging folders ([`batch`]), checking another implementation
 //! ([`check`]) or a class of them ([`grade`]) in a sandbox that owns what it
-//! starts ([`sandbox`]), solving
-//! positions ([`solve`]) and the terminal game ([`session`]). The `cz`
-//! binary's subcommands are thin layers over these and the other crates.
+//! starts ([`sandbox`]), solving positions ([`solve`]), making an opening
+//! book ([`book`]) and the terminal game ([`session`]). The `cz` binary's
+//! subcommands are thin layers over these and the other crates.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod book;
 pub mod check;
 pub mod error;
 pub mod grade;

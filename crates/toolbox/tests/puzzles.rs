@@ -189,3 +189,92 @@ fn board_search_is_exact_or_says_undecided() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "undecided\n");
 }
+
+#[test]
+fn solve_takes_the_empty_frame_letters_and_both_job_modes() {
+    let out = cz(&["solve", "--width", "4", "--height", "4"], Some(b".\n"));
+    assert_eq!(out, ". 0\n", "4 x 4 is a draw");
+    // One invalid position: its line says why, and the exit status is 1.
+    let out = run_cz(
+        &["solve", "--width", "10", "--height", "6"],
+        b"9a9a9a\n9a9a9b\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("9a9a9a 27\n9a9a9b invalid"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+    // A file of the public Middle-Easy positions: one thread and two give
+    // the same lines in the same order.
+    let text = fs::read_to_string(root().join("tests/data/solver/Test_L2_R1")).unwrap();
+    let sample: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
+    let one = cz(&["solve", "--jobs", "1"], Some(sample.as_bytes()));
+    let two = cz(
+        &["solve", "--jobs", "2", "--table-mb", "2"],
+        Some(sample.as_bytes()),
+    );
+    assert_eq!(one, sample);
+    assert_eq!(two, sample);
+}
+
+#[test]
+fn book_is_made_resumed_and_read_back() {
+    let dir = std::env::temp_dir().join(format!("cz-book-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("5x4.book");
+    let path_text = path.to_str().unwrap();
+    let frame = [
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--connect",
+        "3",
+        "--depth",
+        "4",
+    ];
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = vec!["book".into(), path_text.into()];
+        v.extend(frame.iter().chain(extra).map(|s| s.to_string()));
+        v
+    };
+    let run = |extra: &[&'static str]| {
+        let a = args(extra);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        cz(&refs, None)
+    };
+    let log = run(&["--jobs", "2"]);
+    assert!(log.contains("entries"), "{log}");
+    let whole = fs::read_to_string(&path).unwrap();
+    assert!(whole.starts_with("# connectz book: width 5 height 4 connect 3 depth 4 weak\n"));
+    // Every entry is the solver's score of its position.
+    let entries: String = whole.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let positions: String = entries
+        .lines()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let solved = cz(
+        &[
+            "solve",
+            "--weak",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--connect",
+            "3",
+        ],
+        Some(positions.as_bytes()),
+    );
+    assert_eq!(solved, entries);
+    // Interrupted anywhere (even inside a line), a run completes the same
+    // book.
+    for cut in [60, 61, whole.len() / 2, whole.len() - 1] {
+        fs::write(&path, &whole[..cut]).unwrap();
+        run(&["--jobs", "1"]);
+        assert_eq!(fs::read_to_string(&path).unwrap(), whole, "cut at {cut}");
+    }
+    // A book of another frame is refused, and left alone.
+    let out = run_cz(&["book", path_text, "--width", "6", "--depth", "1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&path).unwrap(), whole);
+    fs::remove_dir_all(&dir).unwrap();
+}

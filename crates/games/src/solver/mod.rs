@@ -182,12 +182,15 @@ impl Position {
     }
 
     /// Plays a string of 1-based columns from the empty frame (`1`-`9`,
-    /// then `a`-`z` for 10 to 35).
+    /// then `a`-`z` for 10 to 35); `.` alone is the empty frame.
     ///
     /// # Errors
     /// A bad character, a full column, or a move after a completed line.
     pub fn from_moves(shape: Shape, moves: &str) -> Result<Position, PositionError> {
         let mut p = Position::new(shape);
+        if moves == "." {
+            return Ok(p);
+        }
         for (i, ch) in moves.chars().enumerate() {
             let at = i + 1;
             let col = column_of(ch)
@@ -276,6 +279,42 @@ impl Position {
             self.own_wins().count_ones(),
             self.opponent_wins().count_ones(),
         )
+    }
+
+    /// The moves as [`Position::from_moves`] reads them (`.` for none),
+    /// given the columns played in order (0-based).
+    pub fn moves_text(columns: &[usize]) -> String {
+        if columns.is_empty() {
+            ".".into()
+        } else {
+            columns.iter().filter_map(|&c| column_char(c + 1)).collect()
+        }
+    }
+
+    /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
+    pub fn mirrored(&self) -> Position {
+        let (w, h) = (self.shape.width, self.shape.height);
+        let column = |bits: u128, c: usize| (bits >> (c * (h + 1))) & ((1u128 << (h + 1)) - 1);
+        let (mut current, mut mask) = (0u128, 0u128);
+        for c in 0..w {
+            let to = (w - 1 - c) * (h + 1);
+            current |= column(self.p.current, c) << to;
+            mask |= column(self.p.mask, c) << to;
+        }
+        Position {
+            p: Pos {
+                current,
+                mask,
+                moves: self.p.moves,
+            },
+            ..*self
+        }
+    }
+
+    /// A key shared by the position and its mirror image, and by nothing
+    /// else: the smaller of their keys.
+    pub fn symmetric_key(&self) -> u128 {
+        self.key().min(self.mirrored().key())
     }
 
     fn narrow<W: Word>(&self) -> Pos<W> {

@@ -65,49 +65,35 @@ pub trait Word:
     }
 }
 
-impl Word for u64 {
-    const BITS: u32 = 64;
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    #[inline(always)]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn mix(self) -> Self {
-        self.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-    #[inline(always)]
-    fn slice64(self, from: u32) -> u64 {
-        self.shr_or_zero(from)
-    }
-    #[inline(always)]
-    fn from_u128(x: u128) -> Self {
-        x as u64
-    }
+/// The two words differ only in width and in the odd constant of the mix.
+macro_rules! word {
+    ($t:ty, $mix:expr) => {
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn mix(self) -> Self {
+                self.wrapping_mul($mix)
+            }
+            #[inline(always)]
+            fn slice64(self, from: u32) -> u64 {
+                self.shr_or_zero(from) as u64
+            }
+            #[inline(always)]
+            fn from_u128(x: u128) -> Self {
+                x as $t
+            }
+        }
+    };
 }
 
-impl Word for u128 {
-    const BITS: u32 = 128;
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    #[inline(always)]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn mix(self) -> Self {
-        self.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835)
-    }
-    #[inline(always)]
-    fn slice64(self, from: u32) -> u64 {
-        self.shr_or_zero(from) as u64
-    }
-    #[inline(always)]
-    fn from_u128(x: u128) -> Self {
-        x
-    }
-}
+word!(u64, 0x9E37_79B9_7F4A_7C15);
+word!(u128, 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ use connectz_toolbox::Result;
 
 mod batch;
 mod board;
+mod book;
 mod check;
 mod explain;
 mod gen_cmd;
@@ -46,6 +47,8 @@ pub enum Command {
     Rotate(rotate::Args),
     /// Exact scores: one position per line (column digits from the empty frame).
     Solve(solve::Args),
+    /// Make an opening book with the solver: every position of the first moves and its score (resumable).
+    Book(book::Args),
     /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
     Play(play::Args),
     /// Run another implementation on the reference corpus and generated games.
@@ -65,6 +68,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Board(args) => board::run(args, &mut out)?,
         Command::Rotate(args) => rotate::run(args, &mut out)?,
         Command::Solve(args) => solve::run(args, &mut out)?,
+        Command::Book(args) => book::run(args, &mut out)?,
         Command::Play(args) => play::run(args, &mut out)?,
         Command::Check(args) => check::run(args, &mut out)?,
         Command::Grade(args) => grade::run(args, &mut out)?,
@@ -103,6 +107,29 @@ impl FrameArgs {
             height: self.height,
             z: self.connect,
         }
+    }
+}
+
+/// How the solver searches: its table and its threads.
+#[derive(Clone, Copy, clap::Args)]
+pub struct SearchArgs {
+    /// Megabytes of transposition table per thread (rounded down to a power of two, at least 2).
+    #[arg(long, default_value_t = connectz_games::solver::DEFAULT_TABLE_MB as u64, value_parser = clap::value_parser!(u64).range(1..=16384))]
+    table_mb: u64,
+    /// Threads: positions side by side, or one position on all of them [default: the cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+impl SearchArgs {
+    fn table_mb(self) -> usize {
+        self.table_mb as usize
+    }
+
+    fn jobs(self) -> usize {
+        self.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        })
     }
 }
 

@@ -1,0 +1,39 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectz_toolbox::Result;
+use connectz_toolbox::book::{Request, build};
+use connectz_toolbox::solve::check_frame;
+
+use super::{FrameArgs, SearchArgs};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The book file: made if missing, completed if it holds part of the book.
+    file: PathBuf,
+    #[command(flatten)]
+    frame: FrameArgs,
+    /// Every position of at most this many moves.
+    #[arg(long, default_value_t = 2)]
+    depth: usize,
+    /// Exact scores instead of signs (much slower).
+    #[arg(long)]
+    exact: bool,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let shape = args.frame.shape();
+    check_frame(shape)?;
+    let request = Request {
+        shape,
+        depth: args.depth,
+        weak: !args.exact,
+        jobs: args.search.jobs(),
+        table_mb: args.search.table_mb(),
+    };
+    build(&args.file, request, out)?;
+    Ok(ExitCode::SUCCESS)
+}
