@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use connectz_explain::spec::Class;
 
 use super::perf::Verdict;
-use super::{ClassReport, Graded, case_names, text};
+use super::{ClassReport, Graded, case_names, markup, text};
 use crate::check::{CaseResult, Outcome, describe};
 
 /// The report as a JUnit XML document.
@@ -79,7 +79,7 @@ impl Suite {
                 failures += 1;
                 format!(
                     "<failure type=\"code.args\" message=\"{}\"/>",
-                    xml(&format!("expected {:?}, got {:?}", a.expected, a.got))
+                    markup(&format!("expected {:?}, got {:?}", a.expected, a.got))
                 )
             };
             testcase(
@@ -99,7 +99,7 @@ impl Suite {
                 let inner = match &row.candidate.verdict {
                     Verdict::Ok => format!(
                         "<system-out>{}</system-out>",
-                        xml(&format!(
+                        markup(&format!(
                             "{:.3} s, reference {:.3} s ({})",
                             seconds,
                             row.reference.time.as_secs_f64(),
@@ -114,7 +114,10 @@ impl Suite {
                     }
                     other => {
                         errors += 1;
-                        format!("<error type=\"speed\" message=\"{}\"/>", xml(other.name()))
+                        format!(
+                            "<error type=\"speed\" message=\"{}\"/>",
+                            markup(other.name())
+                        )
                     }
                 };
                 testcase(&mut body, &format!("{name}.speed"), w.name, seconds, &inner);
@@ -122,12 +125,12 @@ impl Suite {
         }
         let mut text = format!(
             "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",
-            xml(name)
+            markup(name)
         );
         let _ = writeln!(
             text,
             "    <properties><property name=\"command\" value=\"{}\"/></properties>",
-            xml(&g.check.command)
+            markup(&g.check.command)
         );
         text.push_str(&body);
         text.push_str("  </testsuite>\n");
@@ -145,8 +148,8 @@ fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: 
     let _ = write!(
         out,
         "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\"",
-        xml(classname),
-        xml(name)
+        markup(classname),
+        markup(name)
     );
     if inner.is_empty() {
         out.push_str("/>\n");
@@ -158,9 +161,9 @@ fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: 
 /// The element that says how a kept case failed.
 fn element(r: &CaseResult) -> String {
     let c = &r.case;
-    let message = xml(&describe(c.expect, &r.outcome));
-    let input = xml(&format!("input: \"{}\"", text::clip(&c.bytes)));
-    let rule = xml(&c.rule);
+    let message = markup(&describe(c.expect, &r.outcome));
+    let input = markup(&format!("input: \"{}\"", text::clip(&c.bytes)));
+    let rule = markup(&c.rule);
     match &r.outcome {
         Outcome::Pass => String::new(),
         Outcome::Mismatch { .. } if c.class == Class::Impl => {
@@ -173,35 +176,5 @@ fn element(r: &CaseResult) -> String {
         Outcome::Crash { .. } | Outcome::Timeout | Outcome::MemoryExceeded { .. } => {
             format!("<error type=\"{rule}\" message=\"{message}\">{input}</error>")
         }
-    }
-}
-
-/// Text for XML attributes and content; characters XML 1.0 cannot hold
-/// become U+FFFD.
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::xml;
-
-    #[test]
-    fn xml_escapes_markup_and_drops_what_xml_cannot_hold() {
-        assert_eq!(xml("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
-        assert_eq!(xml("x\u{0}y\u{1b}z\tw"), "x\u{fffd}y\u{fffd}z\tw");
     }
 }

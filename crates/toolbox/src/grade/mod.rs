@@ -28,6 +28,27 @@ pub mod junit;
 pub mod perf;
 pub mod text;
 
+/// Text for HTML and XML content and attributes (the HTML page and the
+/// JUnit report): markup characters escaped, characters XML 1.0 cannot hold
+/// (controls other than tab, line feed and carriage return, U+FFFE, U+FFFF)
+/// replaced by U+FFFD.
+pub(crate) fn markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// One candidate of a class: its name and how to run it.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -558,6 +579,17 @@ pub fn areas(report: &CheckReport) -> impl Iterator<Item = (Area, AreaScore)> + 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markup_escapes_and_drops_what_xml_cannot_hold() {
+        assert_eq!(markup("<script>\"'&"), "&lt;script&gt;&quot;&#39;&amp;");
+        assert_eq!(markup("a\u{0}b"), "a\u{fffd}b");
+        assert_eq!(markup("x\u{0}y\u{1b}z\tw"), "x\u{fffd}y\u{fffd}z\tw");
+        assert_eq!(
+            markup("\u{fffe}\u{ffff}\u{85}\r\n"),
+            "\u{fffd}\u{fffd}\u{fffd}\r\n"
+        );
+    }
 
     fn names(entries: &[Entry]) -> Vec<&str> {
         entries.iter().map(|e| e.name.as_str()).collect()
