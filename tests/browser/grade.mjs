@@ -9,7 +9,7 @@
 //
 //     node tests/browser/grade.mjs REPORT.html REPORT.json REPORT.xml SCREENS
 
-import { chromium } from "playwright-core";
+import { launch, watchedPage } from "./chromium.mjs";
 import { readFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -27,24 +27,8 @@ const expect = (ok, what) => {
   if (!ok) failures.push(what);
 };
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-const errors = [];
-page.on("console", (m) => {
-  if (m.type() === "error") errors.push(m.text());
-});
-page.on("pageerror", (e) => errors.push(String(e)));
+const browser = await launch();
+const { page, errors } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
 // A self-contained page asks for nothing over the network.
 const requests = [];
 page.on("request", (r) => {

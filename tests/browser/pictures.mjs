@@ -6,7 +6,7 @@
 //
 //     node tests/browser/pictures.mjs target/pictures target/pictures/screens
 
-import { chromium } from "playwright-core";
+import { launch, watchedPage } from "./chromium.mjs";
 import { readdirSync, readFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,24 +14,8 @@ import { pathToFileURL } from "node:url";
 const [dir = "target/pictures", shots = join(dir, "screens")] = process.argv.slice(2);
 mkdirSync(shots, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-const page = await browser.newPage();
-const errors = [];
-page.on("console", (m) => {
-  if (m.type() === "error") errors.push(m.text());
-});
-page.on("pageerror", (e) => errors.push(String(e)));
+const browser = await launch();
+const { page, errors } = await watchedPage(browser);
 
 // The folder must hold exactly the pictures the example says it drew.
 const listed = readFileSync(join(dir, "pictures.txt"), "utf8").split("\n").filter((l) => l).sort();
