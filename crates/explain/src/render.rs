@@ -243,6 +243,20 @@ fn axis_label(column: &Nat) -> String {
     }
 }
 
+/// Lines of text of one class down the left margin, each `step` below the
+/// one before; `y` ends at the last line's baseline.
+fn text_lines(body: &mut String, y: &mut f64, class: &str, step: f64, lines: &[String]) {
+    for line in lines {
+        *y += step;
+        let _ = writeln!(
+            body,
+            r#"<text class="{class}" x="{PAD}" y="{:.1}">{}</text>"#,
+            *y,
+            xml(line)
+        );
+    }
+}
+
 /// Text escaped for XML.
 fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -560,23 +574,15 @@ pub fn draw(picture: &Picture) -> String {
 
     let mut body = String::new();
     let mut y = PAD;
-    for line in &heading_lines {
-        y += TITLE_SIZE * 1.25;
-        let _ = writeln!(
-            body,
-            r#"<text class="title" x="{PAD}" y="{y:.1}">{}</text>"#,
-            xml(line)
-        );
-    }
+    text_lines(
+        &mut body,
+        &mut y,
+        "title",
+        TITLE_SIZE * 1.25,
+        &heading_lines,
+    );
     y += 4.0;
-    for line in &note_lines {
-        y += TEXT_SIZE * 1.35;
-        let _ = writeln!(
-            body,
-            r#"<text class="text" x="{PAD}" y="{y:.1}">{}</text>"#,
-            xml(line)
-        );
-    }
+    text_lines(&mut body, &mut y, "text", TEXT_SIZE * 1.35, &note_lines);
     if let Some((_, [before, fault, after])) = &excerpt_text {
         y += 10.0;
         let box_height = TEXT_SIZE * 1.6;
@@ -594,14 +600,7 @@ pub fn draw(picture: &Picture) -> String {
             xml(after)
         );
         y += box_height + 4.0;
-        for line in &caption_lines {
-            y += LABEL_SIZE * 1.3;
-            let _ = writeln!(
-                body,
-                r#"<text class="label" x="{PAD}" y="{y:.1}">{}</text>"#,
-                xml(line)
-            );
-        }
+        text_lines(&mut body, &mut y, "label", LABEL_SIZE * 1.3, &caption_lines);
     }
     if let Some((game, window, cell)) = &board {
         y += 12.0;
@@ -614,14 +613,7 @@ pub fn draw(picture: &Picture) -> String {
             PAD + row_label_width,
             y,
         );
-        for line in &legend_lines {
-            y += LABEL_SIZE * 1.3;
-            let _ = writeln!(
-                body,
-                r#"<text class="label" x="{PAD}" y="{y:.1}">{}</text>"#,
-                xml(line)
-            );
-        }
+        text_lines(&mut body, &mut y, "label", LABEL_SIZE * 1.3, &legend_lines);
     }
     let height = (y + PAD).ceil();
     let mut out = String::new();
