@@ -42,7 +42,7 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
         jobs,
         table_mb,
     } = request;
-    let mut known = match fs::read_to_string(path) {
+    let known = match fs::read_to_string(path) {
         Ok(text) => {
             let old =
                 Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
@@ -112,18 +112,13 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
         log.flush()?;
     }
     drop(out);
-    // Read back what was appended, and rewrite the file whole and in order.
+    // The file now holds what was known and what was appended: read it
+    // back, and rewrite it whole and in order.
     let text = fs::read_to_string(path).context(path.display().to_string())?;
-    let appended =
-        Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-    for (_, p) in &all {
-        if let Some(score) = appended.score(p) {
-            known.insert(p, score);
-        }
-    }
+    let written = Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
     let mut finished = Book::new(shape, depth, weak);
     for (_, p) in &all {
-        if let Some(score) = known.score(p) {
+        if let Some(score) = written.score(p) {
             finished.insert(p, score);
         }
     }
