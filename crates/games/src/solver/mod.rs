@@ -155,7 +155,7 @@ pub fn column_char(col: usize) -> Option<char> {
 /// counters (held in 128 bits; searched in 64 when the frame fits them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
-    shape: Shape,
+    /// The frame's masks (its shape too).
     g: Geometry<u128>,
     p: Pos<u128>,
 }
@@ -175,7 +175,6 @@ impl Position {
     pub fn new(shape: Shape) -> Position {
         assert!(shape.fits(), "{shape:?} does not fit a 128-bit board");
         Position {
-            shape,
             g: shape.geometry(),
             p: Pos::EMPTY,
         }
@@ -213,7 +212,11 @@ impl Position {
 
     /// The frame.
     pub fn shape(&self) -> Shape {
-        self.shape
+        Shape {
+            width: self.g.width,
+            height: self.g.height,
+            z: self.g.z,
+        }
     }
 
     /// Counters played.
@@ -228,7 +231,7 @@ impl Position {
 
     /// True when `col` (0-based) has room.
     pub fn can_play(&self, col: usize) -> bool {
-        col < self.shape.width && self.p.mask & self.g.top(col) == 0
+        col < self.g.width && self.p.mask & self.g.top(col) == 0
     }
 
     /// Plays in `col` (0-based, with room).
@@ -261,7 +264,7 @@ impl Position {
     pub fn safe_moves(&self) -> Vec<(usize, u32)> {
         let next = search::non_losing(self.p.possible(&self.g), self.opponent_wins());
         let empty = self.g.board ^ self.p.mask;
-        (0..self.shape.width)
+        (0..self.g.width)
             .filter_map(|c| {
                 let bit = next & self.g.column(c);
                 (bit != 0).then(|| {
@@ -293,7 +296,7 @@ impl Position {
 
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
     pub fn mirrored(&self) -> Position {
-        let (w, h) = (self.shape.width, self.shape.height);
+        let (w, h) = (self.g.width, self.g.height);
         let column = |bits: u128, c: usize| (bits >> (c * (h + 1))) & ((1u128 << (h + 1)) - 1);
         let (mut current, mut mask) = (0u128, 0u128);
         for c in 0..w {
@@ -398,14 +401,14 @@ impl Solver {
     }
 
     fn search(&mut self, p: &Position, weak: bool, budget: u64) -> Option<i32> {
-        if !p.shape.line_fits() {
+        if !p.shape().line_fits() {
             return Some(0);
         }
-        if self.shape != Some(p.shape) {
-            self.shape = Some(p.shape);
+        if self.shape != Some(p.shape()) {
+            self.shape = Some(p.shape());
             self.table.clear();
         }
-        let (score, nodes) = if p.shape.fits_64() {
+        let (score, nodes) = if p.shape().fits_64() {
             dispatch::<u64>(&self.table, p, weak, budget, self.jobs)
         } else {
             dispatch::<u128>(&self.table, p, weak, budget, self.jobs)
@@ -417,8 +420,8 @@ impl Solver {
     /// Scores of every column (0-based) for the side to move; `None` for a
     /// full column.
     pub fn analyze(&mut self, p: &Position, weak: bool) -> Vec<Option<i32>> {
-        let cells = p.shape.cells();
-        (0..p.shape.width)
+        let cells = p.shape().cells();
+        (0..p.shape().width)
             .map(|col| {
                 if !p.can_play(col) {
                     None
@@ -436,7 +439,7 @@ impl Solver {
 
 /// Picks the line detector once per search.
 fn dispatch<W: Word>(table: &Table, p: &Position, weak: bool, budget: u64, jobs: usize) -> Outcome {
-    let g = p.shape.geometry::<W>();
+    let g = p.shape().geometry::<W>();
     let pos = p.narrow::<W>();
     match g.detector() {
         Detector::None => run::<W, NoLines>(g, table, pos, weak, budget, jobs),
