@@ -278,3 +278,42 @@ fn book_is_made_resumed_and_read_back() {
     assert_eq!(fs::read_to_string(&path).unwrap(), whole);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn solve_frame_and_table_limits_just_below_at_and_above() {
+    // Width: 35 is the last column a character names (z); 36 is refused.
+    // (Lines of 36 fit nowhere: every position a draw, known at once.)
+    let out = run_cz(
+        &["solve", "--width", "35", "--height", "2", "--connect", "36"],
+        b"zz\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "zz 0\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = run_cz(&["solve", "--width", "36", "--height", "2"], b"1\n");
+    assert_eq!(out.status.code(), Some(2));
+    // Bits: 16 x 7 (128 bits) is solved, 16 x 8 (144) refused, 9 x 6 (63) in
+    // 64-bit words.
+    for (width, height, code) in [("16", "7", 0), ("16", "8", 2), ("9", "6", 0)] {
+        let out = run_cz(
+            &[
+                "solve",
+                "--width",
+                width,
+                "--height",
+                height,
+                "--connect",
+                "20",
+            ],
+            b"1\n",
+        );
+        assert_eq!(out.status.code(), Some(code), "{width} x {height}");
+    }
+    // Table: 1 MB (the floor) and 16384 MB are accepted, 0 and 16385 refused.
+    for (mb, code) in [("0", 2), ("1", 0), ("16385", 2)] {
+        let out = run_cz(
+            &["solve", "--width", "4", "--height", "4", "--table-mb", mb],
+            b".\n",
+        );
+        assert_eq!(out.status.code(), Some(code), "--table-mb {mb}");
+    }
+}
