@@ -114,9 +114,35 @@ impl Game {
         }
     }
 
-    /// A hint that the next move is into `column`; changes nothing.
-    pub fn warm(&self, column: u64) {
-        self.board.warm(column);
+    /// Plays the longest prefix of `columns` whose moves are ordinary
+    /// (inside the frame, into a column with room, winning nothing, before
+    /// any win) and returns how many it played: each as [`Game::place`]
+    /// would with [`Effect::Placed`], without a `Nat` per move. The move
+    /// after them is for `place`. Plays none where the board has no fast
+    /// path.
+    #[inline]
+    pub fn place_ordinary(&mut self, columns: &[u64]) -> usize {
+        if self.winning_run.is_some() {
+            return 0;
+        }
+        // A z past u64 is never reached by a run of a frame with an array.
+        let z = self.z.to_u64().unwrap_or(u64::MAX);
+        let played = self.board.place_ordinary(columns, self.to_move, z);
+        if let Some(&last) = columns[..played].last() {
+            if played % 2 == 1 {
+                self.to_move = self.to_move.other();
+            }
+            let column = Nat::from(last);
+            let row = self.board.height(&column);
+            self.last = Some((column, row));
+        }
+        played
+    }
+
+    /// A hint that the next moves are into `columns`; changes nothing.
+    #[inline]
+    pub fn warm(&self, columns: &[u64]) {
+        self.board.warm(columns);
     }
 
     /// True when `column` is inside the frame and has room.

@@ -12,6 +12,43 @@ use crate::rules::winnable;
 use crate::scan::{BATCH, SKIM_BLOCK, count_line_feeds, plain_block, plain_move, skim_lines};
 use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
 
+/// Plain move lines parsed ahead of play (see [`Judge::place_plain`]).
+struct Batch {
+    columns: [u64; BATCH],
+    /// The index past each line's terminator.
+    ends: [usize; BATCH],
+    len: usize,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            columns: [0; BATCH],
+            ends: [0; BATCH],
+            len: 0,
+        }
+    }
+}
+
+impl Batch {
+    /// Up to [`BATCH`] plain move lines from `at`; fewer where a line is
+    /// not plain or the bytes end.
+    #[inline]
+    fn parse(bytes: &[u8], mut at: usize) -> Batch {
+        let mut batch = Batch::default();
+        while batch.len < BATCH {
+            let Some((column, end)) = plain_move(bytes, at) else {
+                break;
+            };
+            batch.columns[batch.len] = column;
+            batch.ends[batch.len] = end;
+            batch.len += 1;
+            at = end;
+        }
+        batch
+    }
+}
+
 /// The judge's verdict with the evidence behind it.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -253,39 +290,43 @@ impl Judge {
     fn place_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
         let mut start = 0;
         let mut lines = 0;
-        let mut batch = [(0u64, 0usize); BATCH];
-        while self.watch == Watch::Play {
-            // Parse a batch ahead and touch the cells its moves will use, so
-            // their cache misses overlap instead of coming one per move.
-            let mut parsed = 0;
-            let mut at = start;
-            while parsed < BATCH {
-                let Some((column, end)) = plain_move(bytes, at) else {
-                    break;
-                };
-                batch[parsed] = (column, end);
-                parsed += 1;
-                at = end;
+        // A batch is parsed and the cells its moves will touch asked for
+        // before any is played, so its cache misses overlap.
+        let mut batch = Batch::parse(bytes, 0);
+        while self.watch == Watch::Play && batch.len > 0 {
+            if let Some(game) = &self.game {
+                game.warm(&batch.columns[..batch.len]);
             }
-            let Some(game) = &self.game else {
-                break;
-            };
-            for &(column, _) in &batch[..parsed] {
-                game.warm(column);
-            }
-            for &(column, end) in &batch[..parsed] {
-                if self.watch != Watch::Play {
-                    break;
+            let next_at = batch.ends[batch.len - 1];
+            let full = batch.len == BATCH;
+            let (columns, ends) = (&batch.columns[..batch.len], &batch.ends[..batch.len]);
+            let mut i = 0;
+            while i < columns.len() && self.watch == Watch::Play {
+                // Ordinary moves in one go; the first that is not (a win, a
+                // full column, a column past the frame) goes through `place`.
+                let played = self
+                    .game
+                    .as_mut()
+                    .map_or(0, |g| g.place_ordinary(&columns[i..]));
+                if played > 0 {
+                    i += played;
+                    lines += played as u64;
+                    start = ends[i - 1];
+                    self.last_move = self.lines + lines;
                 }
-                lines += 1;
-                let number = self.lines + lines;
-                self.last_move = number;
-                self.place(number, Nat::from(column));
-                start = end;
+                if i < columns.len() {
+                    lines += 1;
+                    let number = self.lines + lines;
+                    self.last_move = number;
+                    self.place(number, Nat::from(columns[i]));
+                    start = ends[i];
+                    i += 1;
+                }
             }
-            if parsed < BATCH {
-                break;
-            }
+            batch = match full {
+                true => Batch::parse(bytes, next_at),
+                false => Batch::default(),
+            };
         }
         (start, lines)
     }

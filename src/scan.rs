@@ -52,6 +52,60 @@ pub(crate) fn count_line_feeds(bytes: &[u8]) -> u64 {
 /// grammar (r[format.move]).
 #[inline]
 pub(crate) fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    short_move(bytes, start).or_else(|| long_move(bytes, start))
+}
+
+/// [`plain_move`] for a line of 1 to 15 digits and LF with 8 bytes (16 for
+/// more than 7 digits) to read: the digits are found and summed eight at a
+/// time in a machine word, with no branch per digit, so lines of varying
+/// length cost the same. `None` for anything else, left to [`long_move`].
+#[inline]
+fn short_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    let (digits, high) = digit_word(bytes, start)?;
+    let (digits, value) = if digits < 8 {
+        (digits, high)
+    } else {
+        let (more, low) = digit_word(bytes, start + 8)?;
+        if more == 8 {
+            return None;
+        }
+        (8 + more, high * POWERS_OF_TEN[more] + low)
+    };
+    let end = start + digits;
+    (digits > 0 && value != 0 && bytes[end] == b'\n').then_some((value, end + 1))
+}
+
+/// 10^0 to 10^7.
+const POWERS_OF_TEN: [u64; 8] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// The digits that begin the 8 bytes at `start` (0 to 8 of them) and their
+/// value; `None` when fewer than 8 bytes remain.
+#[inline]
+fn digit_word(bytes: &[u8], start: usize) -> Option<(usize, u64)> {
+    let word: [u8; 8] = bytes.get(start..start.checked_add(8)?)?.try_into().ok()?;
+    let word = u64::from_le_bytes(word);
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Digits become 0..=9; a byte is flagged when it is not a digit: above
+    // 0x7f after the xor, or above 9 (adding 0x76 sets its top bit). A
+    // carry out of a flagged byte only reaches bytes after it.
+    let values = word ^ (0x30 * ONES);
+    let flags = (values.wrapping_add(0x76 * ONES) | values) & (0x80 * ONES);
+    let digits = (flags.trailing_zeros() / 8) as usize;
+    if digits == 0 {
+        return Some((0, 0));
+    }
+    // The digits moved to the word's top bytes (the last digit in the top
+    // byte), zeros below, then summed in pairs, fours and eights.
+    let aligned = values << (8 * (8 - digits));
+    let pairs = (aligned.wrapping_mul(10) + (aligned >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let fours = (pairs.wrapping_mul(100) + (pairs >> 16)) & 0x0000_ffff_0000_ffff;
+    let value = (fours.wrapping_mul(10000) + (fours >> 32)) & 0xffff_ffff;
+    Some((digits, value))
+}
+
+/// [`plain_move`] byte by byte: any line of 1 to 19 digits.
+#[inline]
+fn long_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
     // Twenty bytes at most: 19 digits and the terminator.
     let limit = bytes.len().min(start.saturating_add(20));
     let mut i = start;

@@ -1,5 +1,9 @@
 //! The array store: every cell of the frame, row after row.
 
+use std::hint::select_unpredictable;
+
+use crate::hint::prefetch;
+
 use super::{Cell, Lane, Placement, Player, SIDEWAYS, join, tag};
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
@@ -7,11 +11,20 @@ use super::{Cell, Lane, Placement, Player, SIDEWAYS, join, tag};
 /// it, so the rows being filled stay few pages however wide the frame. Rows
 /// are committed as counters reach them, so a frame with few counters costs
 /// little; the array's capacity is reserved (address space only) up front.
+///
+/// The array is padded: a row of empty cells below the frame, one above it
+/// and one cell at each end, so every neighbour of a cell in the frame has
+/// an index, and an empty cell (owner 0) answers for the frame's edges and
+/// for every cell above a column's top (cells are only ever written where a
+/// counter lies). Only the left and right edges need a test: there the
+/// neighbour's index wraps to the row beside.
 #[derive(Clone, Debug)]
 pub(super) struct Dense<L> {
     pub(super) width: usize,
     pub(super) rows: u32,
-    pub(super) cells: Vec<Cell<L>>,
+    cells: Vec<Cell<L>>,
+    /// Cells of the padded array: `(rows + 2) * width + 2`.
+    total: usize,
     pub(super) heights: Vec<u32>,
     pub(super) top_runs: Vec<u32>,
 }
@@ -19,7 +32,10 @@ pub(super) struct Dense<L> {
 impl<L: Lane> Dense<L> {
     /// An empty array, or `None` when the memory cannot be had.
     pub(super) fn try_new(width: usize, rows: u32) -> Option<Dense<L>> {
-        let total = width.checked_mul(rows as usize)?;
+        let total = (rows as usize)
+            .checked_add(2)?
+            .checked_mul(width)?
+            .checked_add(2)?;
         let mut cells = Vec::new();
         cells.try_reserve_exact(total).ok()?;
         let mut heights = Vec::new();
@@ -32,31 +48,45 @@ impl<L: Lane> Dense<L> {
             width,
             rows,
             cells,
+            total,
             heights,
             top_runs,
         })
     }
 
-    /// Index of (col, row), 0-based.
+    /// Index of (col, row), 0-based, in the padded array.
     #[inline]
     pub(super) fn index(&self, col: usize, row: usize) -> usize {
-        row * self.width + col
+        (row + 1) * self.width + col + 1
     }
 
-    /// The index step one cell to the right along a sideways direction
-    /// whose row changes by `dr` per column.
+    /// The index steps one cell to the right along the sideways directions.
     #[inline]
-    fn step(&self, dr: i64) -> isize {
-        1 + dr as isize * self.width as isize
+    fn steps(&self) -> [isize; 3] {
+        SIDEWAYS.map(|(_, dr)| 1 + dr as isize * self.width as isize)
     }
 
-    /// Commits rows up to and including `row` (capacity is reserved).
+    /// Commits rows up to and including `row` and every neighbour of theirs
+    /// (capacity is reserved).
     #[inline]
     pub(super) fn commit(&mut self, row: usize) {
-        let need = (row + 1) * self.width;
+        let need = ((row + 3) * self.width + 2).min(self.total);
         if self.cells.len() < need {
             self.cells.resize(need, [L::default(); 4]);
         }
+    }
+
+    /// The cell at `index`: empty where the array is not yet committed.
+    #[inline]
+    fn cell(&self, index: usize) -> Cell<L> {
+        self.cells.get(index).copied().unwrap_or_default()
+    }
+
+    /// Sets the cell at (col, row), 0-based, committing its row.
+    pub(super) fn set(&mut self, col: usize, row: usize, cell: Cell<L>) {
+        self.commit(row);
+        let i = self.index(col, row);
+        self.cells[i] = cell;
     }
 
     pub(super) fn height(&self, col: usize) -> u64 {
@@ -78,85 +108,131 @@ impl<L: Lane> Dense<L> {
         if row >= u64::from(height) {
             return None;
         }
-        Player::from_tag(self.cells[self.index(col, row as usize)][3].get())
+        Player::from_tag(self.cell(self.index(col, row as usize))[3].get())
     }
 
-    /// The vertical run and the (back, ahead) runs a counter tagged `tag` on
-    /// top of `col` would join.
-    #[inline]
-    pub(super) fn beside(&self, col: usize, tag: L) -> (u64, [(u64, u64); 3]) {
-        self.beside_at(col, self.heights[col] as usize, tag)
-    }
-
-    /// [`Dense::beside`] for a cell at `row` (the top of `col` or above it;
-    /// above it, the vertical run is 1).
+    /// The vertical run and the (back, ahead) runs a counter tagged `tag` at
+    /// `row` of `col` would join: the top of `col` or above it (above it,
+    /// the vertical run is 1).
     #[inline]
     pub(super) fn beside_at(&self, col: usize, row: usize, tag: L) -> (u64, [(u64, u64); 3]) {
         let here = self.index(col, row);
         let on_top = row == self.heights[col] as usize;
-        let vertical = if on_top && row > 0 && self.cells[here - self.width][3] == tag {
+        let vertical = if on_top && self.cell(here - self.width)[3] == tag {
             u64::from(self.top_runs[col]) + 1
         } else {
             1
         };
-        // Heights of the neighbouring columns; 0 beyond the frame's edges.
-        let left = col.checked_sub(1).map_or(0, |c| self.heights[c] as usize);
-        let right = self.heights.get(col + 1).map_or(0, |&h| h as usize);
+        let (left, right) = (col > 0, col + 1 < self.width);
         let mut sides = [(0, 0); 3];
-        for (dir, dr) in SIDEWAYS {
-            let step = self.step(dr);
-            // The cell beside, if occupied by the same player, ends a run there.
-            if row.wrapping_add_signed(-dr as isize) < left {
-                let cell = self.cells[here.wrapping_add_signed(-step)];
-                if cell[3] == tag {
-                    sides[dir].0 = cell[dir].get();
-                }
+        for (dir, step) in self.steps().into_iter().enumerate() {
+            // A neighbour of the same player ends a run there.
+            let back = self.cell(here.wrapping_add_signed(-step));
+            if left && back[3] == tag {
+                sides[dir].0 = back[dir].get();
             }
-            if row.wrapping_add_signed(dr as isize) < right {
-                let cell = self.cells[here.wrapping_add_signed(step)];
-                if cell[3] == tag {
-                    sides[dir].1 = cell[dir].get();
-                }
+            let ahead = self.cell(here.wrapping_add_signed(step));
+            if right && ahead[3] == tag {
+                sides[dir].1 = ahead[dir].get();
             }
         }
         (vertical, sides)
     }
 
     /// Places `player`'s counter on top of `col` (inside the frame, not
-    /// full) and updates the runs at the ends of the runs it joins: the hot
-    /// loop of dense games.
-    #[inline]
+    /// full) and updates the runs at the ends of the runs it joins.
     pub(super) fn place(&mut self, col: usize, player: Player) -> Placement {
         let tag = L::put(tag(player));
         let row = self.heights[col] as usize;
         self.commit(row);
-        let here = self.index(col, row);
-        let (vertical, sides) = self.beside(col, tag);
+        let (vertical, sides) = self.beside_at(col, row, tag);
         let (totals, direction, length, back) = join(vertical, sides);
-        for (dir, dr) in SIDEWAYS {
-            let step = self.step(dr);
-            let (b, a) = sides[dir];
-            let total = L::put(totals[dir]);
-            // Only the ends of a run are ever read again: update those.
-            if b != 0 {
-                let end = here.wrapping_add_signed(-step * b as isize);
-                self.cells[end][dir] = total;
-            }
-            if a != 0 {
-                let end = here.wrapping_add_signed(step * a as isize);
-                self.cells[end][dir] = total;
-            }
-        }
-        self.cells[here] = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
-        self.heights[col] += 1;
-        // The column's height fits in u32 (Board::new), so its run does too.
-        self.top_runs[col] = vertical as u32;
+        self.write(col, row, tag, vertical, sides, totals);
         Placement {
             row: row as u64,
             direction,
             length,
             back,
         }
+    }
+
+    /// Writes a counter tagged `tag` at the top of `col` (its row
+    /// committed): the run totals at both ends of the runs it joins (only
+    /// the ends of a run are ever read again), the cell, the height and the
+    /// vertical run. An end `0` away is the cell itself, written last, so
+    /// no end needs a test.
+    #[inline]
+    fn write(
+        &mut self,
+        col: usize,
+        row: usize,
+        tag: L,
+        vertical: u64,
+        sides: [(u64, u64); 3],
+        totals: [u64; 3],
+    ) {
+        let here = self.index(col, row);
+        for (dir, step) in self.steps().into_iter().enumerate() {
+            let (b, a) = sides[dir];
+            let total = L::put(totals[dir]);
+            self.cells[here.wrapping_add_signed(-step * b as isize)][dir] = total;
+            self.cells[here.wrapping_add_signed(step * a as isize)][dir] = total;
+        }
+        self.cells[here] = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
+        self.heights[col] += 1;
+        // The column's height fits in u32 (Board::new), so its run does too.
+        self.top_runs[col] = vertical as u32;
+    }
+
+    /// The hot loop of dense games: plays the longest prefix of `columns`
+    /// (1-based), `first` moving first, whose moves are ordinary: inside
+    /// the frame, into a column with room, completing no line of `z`.
+    /// Returns how many it played; the move after them is left for
+    /// [`Dense::place`] and the caller's rules. Same runs as `place`, read
+    /// without branches that depend on the counters.
+    pub(super) fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
+        let width = self.width;
+        let steps = self.steps();
+        let mut player = tag(first);
+        for (i, &column) in columns.iter().enumerate() {
+            let col = column.wrapping_sub(1);
+            if col >= width as u64 {
+                return i;
+            }
+            let col = col as usize;
+            let row = self.heights[col] as usize;
+            if row == self.rows as usize {
+                return i;
+            }
+            self.commit(row);
+            let here = self.index(col, row);
+            let tag = L::put(player);
+            // Selects rather than branches: whether a neighbour is the same
+            // player's is a coin toss in most games.
+            let run = |cell: Cell<L>, dir: usize, edge: bool| {
+                select_unpredictable(edge & (cell[3] == tag), cell[dir].get(), 0)
+            };
+            let below = self.cells[here - width][3] == tag;
+            let vertical = 1 + select_unpredictable(below, u64::from(self.top_runs[col]), 0);
+            let (left, right) = (col > 0, col + 1 < width);
+            let mut sides = [(0, 0); 3];
+            let mut totals = [0; 3];
+            let mut longest = vertical;
+            for dir in 0..3 {
+                let back = self.cells[here.wrapping_add_signed(-steps[dir])];
+                let ahead = self.cells[here.wrapping_add_signed(steps[dir])];
+                let (b, a) = (run(back, dir, left), run(ahead, dir, right));
+                sides[dir] = (b, a);
+                totals[dir] = b + 1 + a;
+                longest = longest.max(totals[dir]);
+            }
+            if longest >= z {
+                return i;
+            }
+            self.write(col, row, tag, vertical, sides, totals);
+            player ^= 3;
+        }
+        columns.len()
     }
 
     pub(super) fn longest_if_played(&self, col: usize, row: usize, player: Player) -> u64 {
@@ -167,18 +243,25 @@ impl<L: Lane> Dense<L> {
             .fold(vertical, u64::max)
     }
 
-    /// Reads the cells a move into `col` will touch, so that their cache
-    /// lines are on their way while the current move is played.
+    /// Asks for the cells a move into `column` (1-based) will touch, so that their cache
+    /// lines are on their way while the moves before it are played.
     #[inline]
-    pub(super) fn warm(&self, col: usize) {
+    pub(super) fn warm(&self, column: u64) {
+        let col = column.wrapping_sub(1) as usize;
         if let Some(&h) = self.heights.get(col) {
             let i = self.index(col, h as usize);
-            for j in [i.wrapping_sub(self.width), i, i.wrapping_add(self.width)] {
-                if let Some(cell) = self.cells.get(j) {
-                    std::hint::black_box(cell[0]);
-                }
+            for j in [i - self.width, i, i + self.width] {
+                prefetch(&self.cells, j);
             }
         }
+    }
+
+    /// Heights, vertical runs and every cell of the frame and its padding,
+    /// however much of the array is committed: for tests.
+    #[cfg(test)]
+    pub(super) fn snapshot(&self) -> (Vec<u32>, Vec<u32>, Vec<Cell<L>>) {
+        let cells = (0..self.total).map(|i| self.cell(i)).collect();
+        (self.heights.clone(), self.top_runs.clone(), cells)
     }
 
     pub(super) fn heap_bytes(&self) -> usize {

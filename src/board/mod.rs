@@ -30,9 +30,10 @@ use crate::nat::Nat;
 
 mod dense;
 mod sparse;
+mod table;
 
 use dense::Dense;
-use sparse::{Column, Heights, Sparse};
+use sparse::{Heights, Sparse};
 
 pub use sparse::ARRAY_COLUMNS;
 
@@ -377,7 +378,7 @@ impl Board {
             dense d => d.span().map(|(lo, hi, top)| {
                 (Nat::from(lo as u64 + 1), Nat::from(hi as u64 + 1), top)
             }),
-            sparse s => s.columns.span(|c| c.height()),
+            sparse s => s.span(),
             heights h => h.span(|&c| c))
     }
 
@@ -413,7 +414,7 @@ impl Board {
                 }
                 h
             },
-            sparse s => match s.columns.map_values(&self.x, Column::height) {
+            sparse s => match s.heights(&self.x) {
                 Some(h) => h,
                 // Memory is short: keep the cells, which answer as well.
                 None => return,
@@ -470,6 +471,30 @@ impl Board {
             row: placed.row + 1,
             run,
         }
+    }
+
+    /// Plays the longest prefix of `columns` (1-based), `first` moving
+    /// first, whose moves are ordinary: inside the frame, into a column with
+    /// room, completing no line of `z`; returns how many it played (none
+    /// once only heights are kept). The move after them is for
+    /// [`Board::drop_into`]. The same placements as `drop_into`, batched.
+    #[inline]
+    pub fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
+        // Frames past a machine word: every column of one is inside, and
+        // no column of one fills.
+        let limits = [&self.x, &self.y].map(|n| n.to_u64().unwrap_or(u64::MAX));
+        // A sparse map stops where it moves to an array.
+        let limit = usize::try_from(self.promote_at - self.placed).unwrap_or(usize::MAX);
+        let limits = [limits[0], limits[1], z];
+        let played = with_store!(&mut self.store,
+            dense d => d.place_ordinary(columns, first, z),
+            sparse s => s.place_ordinary(columns, first, limits, limit),
+            heights _h => 0);
+        self.placed += played as u64;
+        if self.placed >= self.promote_at {
+            self.promote();
+        }
+        played
     }
 
     /// Moves a sparse map that fills its frame to an array; stays sparse
@@ -534,19 +559,14 @@ impl Board {
             heights _h => 0)
     }
 
-    /// A hint that the next move is into `column` (1-based): the array
-    /// starts loading the cells it will touch.
+    /// A hint that the next moves are into `columns` (1-based): the store
+    /// starts loading the memory they will touch.
     #[inline]
-    pub fn warm(&self, column: u64) {
-        let Some(col) = column.checked_sub(1).and_then(|c| usize::try_from(c).ok()) else {
-            return;
-        };
-        match &self.store {
-            Store::Dense8(d) => d.warm(col),
-            Store::Dense16(d) => d.warm(col),
-            Store::Dense32(d) => d.warm(col),
-            _ => {}
-        }
+    pub fn warm(&self, columns: &[u64]) {
+        with_store!(&self.store,
+            dense d => columns.iter().for_each(|&c| d.warm(c)),
+            sparse s => columns.iter().for_each(|&c| s.warm(c)),
+            heights _h => {})
     }
 
     /// The heap memory the board holds, in bytes (an estimate from the
@@ -555,7 +575,7 @@ impl Board {
         with_store!(&self.store,
             dense d => d.heap_bytes(),
             sparse s => s.heap_bytes(),
-            heights h => h.heap_bytes(|_| 0))
+            heights h => h.heap_bytes())
     }
 
     /// Which store holds the counters: `dense`, `sparse` or `heights`, and
@@ -718,6 +738,72 @@ mod tests {
         }
         assert!(lines_seen > 1000, "too few lines to compare: {lines_seen}");
         assert!(saturated > 100, "too few saturated runs: {saturated}");
+    }
+
+    /// The batched hot loop is `place` move by move: on random games (with
+    /// columns past both edges, full columns and wins) it stops at the first
+    /// move that is not ordinary and leaves the same array, in lanes at
+    /// and below their limit.
+    #[test]
+    fn place_ordinary_is_place_move_by_move() {
+        fn check<L: Lane>(rng: &mut Rng, max_z: u64) -> (usize, usize) {
+            let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as u32);
+            let z = 1 + rng.below(max_z);
+            let moves: Vec<u64> = (0..rng.below(90))
+                .map(|_| match rng.below(60) {
+                    0 => 0,
+                    1 => w as u64 + 1 + rng.below(3),
+                    _ => 1 + rng.below(w as u64),
+                })
+                .collect();
+            // Move by move: stop before the first move that is not ordinary.
+            let mut slow = Dense::<L>::try_new(w, h).unwrap();
+            let mut player = Player::One;
+            let mut ordinary = moves.len();
+            for (i, &c) in moves.iter().enumerate() {
+                let col = c.wrapping_sub(1) as usize;
+                if col >= w || slow.heights[col] == h {
+                    ordinary = i;
+                    break;
+                }
+                let mut next = slow.clone();
+                if next.place(col, player).length >= z {
+                    ordinary = i;
+                    break;
+                }
+                slow = next;
+                player = player.other();
+            }
+            // Batched, in chunks of random sizes.
+            let mut fast = Dense::<L>::try_new(w, h).unwrap();
+            let (mut done, mut player) = (0, Player::One);
+            while done < moves.len() {
+                let end = (done + 1 + rng.below(20) as usize).min(moves.len());
+                let played = fast.place_ordinary(&moves[done..end], player, z);
+                if played % 2 == 1 {
+                    player = player.other();
+                }
+                done += played;
+                if done < end {
+                    break;
+                }
+            }
+            assert_eq!(done, ordinary, "{w}x{h} z={z} {moves:?}");
+            assert_eq!(fast.snapshot(), slow.snapshot(), "{w}x{h} z={z} {moves:?}");
+            (ordinary, usize::from(ordinary < moves.len()))
+        }
+        let mut rng = Rng::new(77);
+        let (mut played, mut stops) = (0, 0);
+        for _ in 0..3000 {
+            for (p, s) in [check::<u8>(&mut rng, 7), check::<Tiny>(&mut rng, 4)] {
+                played += p;
+                stops += s;
+            }
+        }
+        assert!(
+            played > 25_000 && stops > 4000,
+            "{played} moves, {stops} stops"
+        );
     }
 
     /// A lane that saturates at 3: the saturation logic at a small scale.

@@ -4,11 +4,12 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 
 use super::dense::Dense;
+use super::table::Table;
 use super::{Cell, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
 use crate::nat::Nat;
 
-/// A hash map keyed by input-chosen numbers: r[resource.time], SipHash-1-3
-/// with a random key per process, so no file can be built to collide.
+/// A hash map keyed by numbers past 2^64 (frames wider than a machine word):
+/// r[resource.time], SipHash-1-3 with a random key per process.
 pub(super) type KeyedMap<K, V> = HashMap<K, V, RandomState>;
 
 /// Bytes a hash map of `capacity` entries of `entry` bytes occupies (its
@@ -22,15 +23,15 @@ pub(super) fn map_bytes(capacity: usize, entry: usize) -> usize {
 }
 
 /// Frames up to this many columns index their columns by an array, wider
-/// ones by keyed hash maps.
+/// ones by a keyed table.
 pub const ARRAY_COLUMNS: u64 = 1 << 16;
 
-/// A value per column, empty by default: an array for narrow frames, keyed
-/// maps for wide ones (and a second map for columns past 2^64).
+/// A value per column, empty by default: an array for narrow frames, a
+/// keyed table for wide ones (and a keyed map for columns past 2^64).
 #[derive(Clone, Debug)]
 pub(super) struct Columns<V> {
     array: Vec<V>,
-    map: KeyedMap<u64, V>,
+    table: Table<V>,
     big: KeyedMap<Nat, V>,
 }
 
@@ -41,19 +42,47 @@ impl<V: Default + Clone> Columns<V> {
         let width = x.to_u64().filter(|&w| w <= array_limit).unwrap_or(0);
         Columns {
             array: vec![V::default(); width as usize],
-            map: KeyedMap::default(),
+            table: Table::new(),
             big: KeyedMap::default(),
+        }
+    }
+
+    /// The value of column `c` (1-based, a machine word).
+    #[inline]
+    pub(super) fn get_small(&self, c: u64) -> Option<&V> {
+        if self.array.is_empty() {
+            self.table.get(c)
+        } else {
+            self.array.get(c.wrapping_sub(1) as usize)
+        }
+    }
+
+    /// [`Columns::get_small`], to change.
+    #[inline]
+    pub(super) fn get_small_mut(&mut self, c: u64) -> Option<&mut V> {
+        if self.array.is_empty() {
+            self.table.get_mut(c)
+        } else {
+            self.array.get_mut(c.wrapping_sub(1) as usize)
+        }
+    }
+
+    /// [`Columns::entry`] for column `c` (1-based, a machine word).
+    #[inline]
+    pub(super) fn entry_small(&mut self, c: u64) -> Result<&mut V, Exhausted> {
+        if self.array.is_empty() {
+            self.table.entry(c)
+        } else {
+            self.array
+                .get_mut(c.wrapping_sub(1) as usize)
+                .ok_or(Exhausted)
         }
     }
 
     #[inline]
     pub(super) fn get(&self, col: &Nat) -> Option<&V> {
         match small(col) {
-            Some(c) => match self.array.get(c.wrapping_sub(1) as usize) {
-                Some(v) => Some(v),
-                None if self.array.is_empty() => self.map.get(&c),
-                None => None,
-            },
+            Some(c) => self.get_small(c),
             None => self.big.get(col),
         }
     }
@@ -62,14 +91,7 @@ impl<V: Default + Clone> Columns<V> {
     #[inline]
     pub(super) fn entry(&mut self, col: &Nat) -> Result<&mut V, Exhausted> {
         match small(col) {
-            Some(c) if !self.array.is_empty() => self
-                .array
-                .get_mut(c.wrapping_sub(1) as usize)
-                .ok_or(Exhausted),
-            Some(c) => {
-                self.map.try_reserve(1).map_err(|_| Exhausted)?;
-                Ok(self.map.entry(c).or_default())
-            }
+            Some(c) => self.entry_small(c),
             None => {
                 self.big.try_reserve(1).map_err(|_| Exhausted)?;
                 Ok(self.big.entry(col.clone()).or_default())
@@ -80,9 +102,16 @@ impl<V: Default + Clone> Columns<V> {
     #[inline]
     pub(super) fn get_mut(&mut self, col: &Nat) -> Option<&mut V> {
         match small(col) {
-            Some(c) if !self.array.is_empty() => self.array.get_mut(c.wrapping_sub(1) as usize),
-            Some(c) => self.map.get_mut(&c),
+            Some(c) => self.get_small_mut(c),
             None => self.big.get_mut(col),
+        }
+    }
+
+    /// Asks for the memory of column `c` (1-based): a hint.
+    #[inline]
+    pub(super) fn prefetch(&self, c: u64) {
+        if self.array.is_empty() {
+            self.table.prefetch(c);
         }
     }
 
@@ -93,7 +122,7 @@ impl<V: Default + Clone> Columns<V> {
             .iter()
             .enumerate()
             .map(|(i, v)| (i as u64 + 1, v));
-        array.chain(self.map.iter().map(|(&c, v)| (c, v)))
+        array.chain(self.table.iter())
     }
 
     /// The first and last column whose `height` is not zero, and the
@@ -134,35 +163,32 @@ impl<V: Default + Clone> Columns<V> {
         for (i, v) in self.array.iter().enumerate() {
             out.array[i] = f(v);
         }
-        out.map.try_reserve(self.map.len()).ok()?;
-        out.map.extend(self.map.iter().map(|(&c, v)| (c, f(v))));
+        out.table = self.table.try_map(&f).ok()?;
         out.big.try_reserve(self.big.len()).ok()?;
         out.big
             .extend(self.big.iter().map(|(c, v)| (c.clone(), f(v))));
         Some(out)
     }
 
-    pub(super) fn heap_bytes(&self, extra: impl Fn(&V) -> usize) -> usize {
-        let entry = size_of::<V>();
-        self.array.capacity() * entry
-            + map_bytes(self.map.capacity(), size_of::<u64>() + entry)
-            + map_bytes(self.big.capacity(), size_of::<Nat>() + entry)
-            + self.array.iter().map(&extra).sum::<usize>()
-            + self.map.values().map(&extra).sum::<usize>()
-            + self.big.values().map(&extra).sum::<usize>()
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.array.capacity() * size_of::<V>()
+            + self.table.heap_bytes()
+            + map_bytes(self.big.capacity(), size_of::<Nat>() + size_of::<V>())
     }
 }
 
-/// A column of the sparse store: most hold one counter, which lives inline;
-/// taller ones move to a stack of their own.
-#[derive(Clone, Debug, Default)]
+/// A column of the sparse store: most hold one counter, which lives in the
+/// column's entry; taller ones hold the index of a stack of their own. Two
+/// words with 8-bit lanes, so a table slot is two words.
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) enum Column<L> {
     #[default]
     Empty,
     One(Cell<L>),
-    Many(Box<Stack<L>>),
+    Many(u32),
 }
 
+/// The counters of a column taller than one.
 #[derive(Clone, Debug)]
 pub(super) struct Stack<L> {
     /// The vertical run of the top counter.
@@ -170,51 +196,59 @@ pub(super) struct Stack<L> {
     cells: Vec<Cell<L>>,
 }
 
+/// The stacks of a store's tall columns, indexed by [`Column::Many`].
+pub(super) type Stacks<L> = Vec<Stack<L>>;
+
 impl<L: Lane> Column<L> {
-    pub(super) fn height(&self) -> u64 {
+    pub(super) fn height(&self, stacks: &Stacks<L>) -> u64 {
         match self {
             Column::Empty => 0,
             Column::One(_) => 1,
-            Column::Many(s) => s.cells.len() as u64,
+            Column::Many(i) => stacks[*i as usize].cells.len() as u64,
         }
     }
 
-    pub(super) fn cell(&self, row: u64) -> Option<&Cell<L>> {
+    pub(super) fn cell<'a>(&'a self, stacks: &'a Stacks<L>, row: u64) -> Option<&'a Cell<L>> {
         match self {
             Column::Empty => None,
             Column::One(c) => (row == 0).then_some(c),
-            Column::Many(s) => s.cells.get(usize::try_from(row).ok()?),
-        }
-    }
-
-    pub(super) fn cell_mut(&mut self, row: u64) -> Option<&mut Cell<L>> {
-        match self {
-            Column::Empty => None,
-            Column::One(c) => (row == 0).then_some(c),
-            Column::Many(s) => s.cells.get_mut(usize::try_from(row).ok()?),
+            Column::Many(i) => stacks[*i as usize].cells.get(usize::try_from(row).ok()?),
         }
     }
 
     /// The top counter's tag and its vertical run.
-    pub(super) fn top(&self) -> (L, u64) {
+    pub(super) fn top(&self, stacks: &Stacks<L>) -> (L, u64) {
         match self {
             Column::Empty => (L::default(), 0),
             Column::One(c) => (c[3], 1),
-            Column::Many(s) => (s.cells.last().map_or(L::default(), |c| c[3]), s.top_run),
+            Column::Many(i) => {
+                let s = &stacks[*i as usize];
+                (s.cells.last().map_or(L::default(), |c| c[3]), s.top_run)
+            }
         }
     }
 
-    pub(super) fn push(&mut self, cell: Cell<L>, top_run: u64) -> Result<(), Exhausted> {
+    /// One more counter on top; a second one moves the column to a stack.
+    pub(super) fn push(
+        &mut self,
+        stacks: &mut Stacks<L>,
+        cell: Cell<L>,
+        top_run: u64,
+    ) -> Result<(), Exhausted> {
         match self {
             Column::Empty => *self = Column::One(cell),
             Column::One(first) => {
+                let index = u32::try_from(stacks.len()).map_err(|_| Exhausted)?;
                 let mut cells = Vec::new();
                 cells.try_reserve_exact(2).map_err(|_| Exhausted)?;
                 cells.push(*first);
                 cells.push(cell);
-                *self = Column::Many(Box::new(Stack { top_run, cells }));
+                stacks.try_reserve(1).map_err(|_| Exhausted)?;
+                stacks.push(Stack { top_run, cells });
+                *self = Column::Many(index);
             }
-            Column::Many(s) => {
+            Column::Many(i) => {
+                let s = &mut stacks[*i as usize];
                 s.cells.try_reserve(1).map_err(|_| Exhausted)?;
                 s.cells.push(cell);
                 s.top_run = top_run;
@@ -222,13 +256,39 @@ impl<L: Lane> Column<L> {
         }
         Ok(())
     }
+}
 
-    pub(super) fn heap_bytes(&self) -> usize {
-        match self {
-            Column::Empty | Column::One(_) => 0,
-            Column::Many(s) => size_of::<Stack<L>>() + s.cells.capacity() * size_of::<Cell<L>>(),
-        }
-    }
+/// Sets run `len` in direction `dir` of the cell `dr` rows from `row` in
+/// `column`, if it holds one.
+fn set_run<L: Lane>(
+    column: Option<&mut Column<L>>,
+    stacks: &mut Stacks<L>,
+    row: u64,
+    dr: i64,
+    dir: usize,
+    len: u64,
+) {
+    let Some(row) = row.checked_add_signed(dr) else {
+        return;
+    };
+    let cell = match column {
+        Some(Column::One(cell)) if row == 0 => cell,
+        Some(Column::Many(i)) => match stacks[*i as usize].cells.get_mut(row as usize) {
+            Some(cell) => cell,
+            None => return,
+        },
+        _ => return,
+    };
+    cell[dir] = L::put(len);
+}
+
+/// Heap bytes of the stacks.
+fn stacks_bytes<L>(stacks: &Stacks<L>) -> usize {
+    stacks.capacity() * size_of::<Stack<L>>()
+        + stacks
+            .iter()
+            .map(|s| s.cells.capacity() * size_of::<Cell<L>>())
+            .sum::<usize>()
 }
 
 /// A column number in the sparse stores: most fit in a machine word; the
@@ -242,12 +302,14 @@ fn small(column: &Nat) -> Option<u64> {
 #[derive(Clone, Debug)]
 pub(super) struct Sparse<L> {
     pub(super) columns: Columns<Column<L>>,
+    stacks: Stacks<L>,
 }
 
 impl<L: Lane> Sparse<L> {
     pub(super) fn new(x: &Nat) -> Sparse<L> {
         Sparse {
             columns: Columns::new(x, ARRAY_COLUMNS),
+            stacks: Vec::new(),
         }
     }
 
@@ -259,13 +321,31 @@ impl<L: Lane> Sparse<L> {
     pub(super) fn beside_column(&self, col: &Nat, by: i64) -> Option<&Column<L>> {
         match small(col).map(|c| c.checked_add_signed(by)) {
             Some(Some(0)) => None,
-            Some(Some(n)) => self.columns.get(&Nat::from(n)),
+            Some(Some(n)) => self.columns.get_small(n),
             _ => self.columns.get(&shift(col, by)?),
         }
     }
 
     pub(super) fn height(&self, col: &Nat) -> u64 {
-        self.column(col).map_or(0, Column::height)
+        self.column(col).map_or(0, |c| c.height(&self.stacks))
+    }
+
+    /// Counters in every column: for the store that keeps heights only.
+    pub(super) fn heights(&self, x: &Nat) -> Option<Heights> {
+        self.columns.map_values(x, |c| c.height(&self.stacks))
+    }
+
+    /// The first and last occupied column and the tallest height.
+    pub(super) fn span(&self) -> Option<(Nat, Nat, u64)> {
+        self.columns.span(|c| c.height(&self.stacks))
+    }
+
+    /// Asks for the memory a move into column `c` (1-based) reads.
+    #[inline]
+    pub(super) fn warm(&self, c: u64) {
+        for n in [c.wrapping_sub(1), c, c.wrapping_add(1)] {
+            self.columns.prefetch(n);
+        }
     }
 
     /// The runs a counter tagged `tag` on top of `col` would join: its row
@@ -284,19 +364,34 @@ impl<L: Lane> Sparse<L> {
         row: Option<u64>,
         tag: L,
     ) -> (u64, u64, [(u64, u64); 3]) {
-        let here = self.column(col);
-        let top = here.map_or(0, Column::height);
+        let columns = [
+            self.beside_column(col, -1),
+            self.column(col),
+            self.beside_column(col, 1),
+        ];
+        self.runs(columns, row, tag)
+    }
+
+    /// [`Sparse::beside_at`] given the columns left of, at and right of the
+    /// cell.
+    #[inline]
+    fn runs(
+        &self,
+        [left, here, right]: [Option<&Column<L>>; 3],
+        row: Option<u64>,
+        tag: L,
+    ) -> (u64, u64, [(u64, u64); 3]) {
+        let stacks = &self.stacks;
+        let top = here.map_or(0, |c| c.height(stacks));
         let row = row.unwrap_or(top);
-        let vertical = match here.map(Column::top) {
+        let vertical = match here.map(|c| c.top(stacks)) {
             Some((owner, run)) if owner == tag && row == top => run + 1,
             _ => 1,
         };
-        let left = self.beside_column(col, -1);
-        let right = self.beside_column(col, 1);
         let run = |column: Option<&Column<L>>, row: Option<u64>, dir: usize| -> u64 {
             column
                 .zip(row)
-                .and_then(|(c, r)| c.cell(r))
+                .and_then(|(c, r)| c.cell(stacks, r))
                 .filter(|cell| cell[3] == tag)
                 .map_or(0, |cell| cell[dir].get())
         };
@@ -317,17 +412,19 @@ impl<L: Lane> Sparse<L> {
         let (row, vertical, sides) = self.beside(col, tag);
         let (totals, direction, length, back) = join(vertical, sides);
         let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
-        self.columns.entry(col)?.push(cell, vertical)?;
+        self.columns
+            .entry(col)?
+            .push(&mut self.stacks, cell, vertical)?;
         for (dir, dr) in SIDEWAYS {
             let (b, a) = sides[dir];
             // Only the ends of a run are ever read again: update those.
-            if b > 0 {
-                let k = -(b as i64);
-                self.set_run(col, k, row, k * dr, dir, totals[dir]);
-            }
-            if a > 0 {
-                let k = a as i64;
-                self.set_run(col, k, row, k * dr, dir, totals[dir]);
+            for k in [-(b as i64), a as i64] {
+                if k != 0
+                    && let Some(end) = shift(col, k)
+                {
+                    let column = self.columns.get_mut(&end);
+                    set_run(column, &mut self.stacks, row, k * dr, dir, totals[dir]);
+                }
             }
         }
         Ok(Placement {
@@ -338,6 +435,61 @@ impl<L: Lane> Sparse<L> {
         })
     }
 
+    /// The sparse store's hot loop, as [`Dense::place_ordinary`]: plays the
+    /// longest prefix of `columns` (1-based machine words), `first` moving
+    /// first, whose moves are ordinary (at most `x`, into a column with
+    /// fewer than `y` counters, completing no line of `z`), at most `limit`
+    /// of them. Returns how many it played. The same placements as
+    /// [`Sparse::place`], without a `Nat` per column.
+    pub(super) fn place_ordinary(
+        &mut self,
+        columns: &[u64],
+        first: Player,
+        [x, y, z]: [u64; 3],
+        limit: usize,
+    ) -> usize {
+        let mut player = first;
+        for (i, &c) in columns.iter().enumerate().take(limit) {
+            if c == 0 || c > x {
+                return i;
+            }
+            let tag = L::put(tag(player));
+            let beside = [
+                self.columns.get_small(c - 1),
+                self.columns.get_small(c),
+                c.checked_add(1).and_then(|n| self.columns.get_small(n)),
+            ];
+            if beside[1].is_some_and(|h| h.height(&self.stacks) >= y) {
+                return i;
+            }
+            let (row, vertical, sides) = self.runs(beside, None, tag);
+            let (totals, _, length, _) = join(vertical, sides);
+            if length >= z {
+                return i;
+            }
+            let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
+            // Out of memory: the slow path meets it again and says so.
+            let Ok(column) = self.columns.entry_small(c) else {
+                return i;
+            };
+            if column.push(&mut self.stacks, cell, vertical).is_err() {
+                return i;
+            }
+            for (dir, dr) in SIDEWAYS {
+                let (b, a) = sides[dir];
+                for k in [-(b as i64), a as i64] {
+                    if k != 0 {
+                        // Run ends lie inside the frame: no wrap.
+                        let column = self.columns.get_small_mut(c.wrapping_add_signed(k));
+                        set_run(column, &mut self.stacks, row, k * dr, dir, totals[dir]);
+                    }
+                }
+            }
+            player = player.other();
+        }
+        columns.len().min(limit)
+    }
+
     pub(super) fn longest_if_played(&self, col: &Nat, row: Option<u64>, player: Player) -> u64 {
         let (_, vertical, sides) = self.beside_at(col, row, L::put(tag(player)));
         sides
@@ -346,41 +498,27 @@ impl<L: Lane> Sparse<L> {
             .fold(vertical, u64::max)
     }
 
-    pub(super) fn set_run(&mut self, col: &Nat, dc: i64, row: u64, dr: i64, dir: usize, len: u64) {
-        let (Some(col), Some(row)) = (shift(col, dc), row.checked_add_signed(dr)) else {
-            return;
-        };
-        if let Some(cell) = self.columns.get_mut(&col).and_then(|c| c.cell_mut(row)) {
-            cell[dir] = L::put(len);
-        }
-    }
-
     pub(super) fn owner(&self, col: &Nat, row: u64) -> Option<Player> {
-        Player::from_tag(self.column(col)?.cell(row)?[3].get())
+        Player::from_tag(self.column(col)?.cell(&self.stacks, row)?[3].get())
     }
 
     pub(super) fn heap_bytes(&self) -> usize {
-        self.columns.heap_bytes(Column::heap_bytes)
+        self.columns.heap_bytes() + stacks_bytes(&self.stacks)
     }
 
     /// The same counters in an array, or `None` when memory is short.
     pub(super) fn to_dense(&self, width: usize, rows: u32) -> Option<Dense<L>> {
         let mut dense = Dense::try_new(width, rows)?;
-        let tallest = self.columns.small_columns().map(|(_, c)| c.height()).max();
-        if let Some(tallest) = tallest.filter(|&t| t > 0) {
-            dense.commit(tallest as usize - 1);
-        }
         for (c, column) in self.columns.small_columns() {
-            let height = column.height();
+            let height = column.height(&self.stacks);
             if height == 0 {
                 continue;
             }
             let col = usize::try_from(c - 1).ok()?;
             dense.heights[col] = u32::try_from(height).ok()?;
-            dense.top_runs[col] = u32::try_from(column.top().1).ok()?;
+            dense.top_runs[col] = u32::try_from(column.top(&self.stacks).1).ok()?;
             for row in 0..height {
-                let i = dense.index(col, row as usize);
-                dense.cells[i] = *column.cell(row)?;
+                dense.set(col, row as usize, *column.cell(&self.stacks, row)?);
             }
         }
         Some(dense)

@@ -1,0 +1,247 @@
+//! The hash table of the sparse stores: columns (machine words, never 0)
+//! to values, open addressing with linear probing.
+//!
+//! r[resource.time]: the hash is keyed. Each table draws two random words
+//! from the standard library's per-process random keys, and a column is
+//! hashed by a folded multiply (the 128-bit product of the column xor one
+//! word by the other, odd, word, its halves xored), so where a column lands
+//! cannot be known from the file, and columns built to share bits (multiples
+//! of 2^32, of a hash constant, neighbours) scatter as random ones do. One
+//! multiply a lookup, against SipHash's dozens of operations: the sparse
+//! store looks up three columns a move.
+//!
+//! r[resource.board]: a slot is the column and its value side by side, one
+//! cache line a lookup; the table grows to twice its size at 3/4 full, so it
+//! is between 3/8 and 3/4 full (and the old table lives only while the new
+//! one is filled). Every allocation is fallible.
+
+use std::hash::{BuildHasher, RandomState};
+
+use super::Exhausted;
+
+/// The empty slot's key: no column is 0.
+const EMPTY: u64 = 0;
+
+/// Slots of the smallest table that holds anything.
+const MIN_SLOTS: usize = 16;
+
+/// A map from nonzero machine words to `V`.
+#[derive(Clone, Debug)]
+pub(super) struct Table<V> {
+    slots: Vec<(u64, V)>,
+    len: usize,
+    /// `64 - log2(slots)`: a hash's top bits are its home slot.
+    shift: u32,
+    seeds: [u64; 2],
+}
+
+impl<V: Default + Clone> Default for Table<V> {
+    fn default() -> Self {
+        Table::new()
+    }
+}
+
+/// The high and low halves of the 128-bit product, xored.
+#[inline]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+impl<V: Default + Clone> Table<V> {
+    /// An empty table with fresh random seeds; allocates nothing.
+    pub(super) fn new() -> Table<V> {
+        let keys = RandomState::new();
+        Table {
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
+            seeds: [keys.hash_one(1u64), keys.hash_one(2u64) | 1],
+        }
+    }
+
+    /// Entries in the table.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The home slot of `key`.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        // With no slots the shift is 64: checked_shr gives None, and no
+        // caller probes an empty table.
+        fold(key ^ self.seeds[0], self.seeds[1])
+            .checked_shr(self.shift)
+            .unwrap_or(0) as usize
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.slots[i].0;
+            if k == key || k == EMPTY {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The value of `key` (none for 0).
+    #[inline]
+    pub(super) fn get(&self, key: u64) -> Option<&V> {
+        if self.len == 0 || key == EMPTY {
+            return None;
+        }
+        let slot = &self.slots[self.find(key)];
+        (slot.0 == key).then_some(&slot.1)
+    }
+
+    /// The value of `key` (none for 0), to change.
+    #[inline]
+    pub(super) fn get_mut(&mut self, key: u64) -> Option<&mut V> {
+        if self.len == 0 || key == EMPTY {
+            return None;
+        }
+        let i = self.find(key);
+        let slot = &mut self.slots[i];
+        (slot.0 == key).then_some(&mut slot.1)
+    }
+
+    /// The value of `key` (not 0), made (default) if need be; `Exhausted`
+    /// when the table must grow and the memory cannot be had.
+    #[inline]
+    pub(super) fn entry(&mut self, key: u64) -> Result<&mut V, Exhausted> {
+        debug_assert_ne!(key, EMPTY);
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow()?;
+        }
+        let i = self.find(key);
+        if self.slots[i].0 == EMPTY {
+            self.slots[i].0 = key;
+            self.len += 1;
+        }
+        Ok(&mut self.slots[i].1)
+    }
+
+    /// Twice the slots (at least [`MIN_SLOTS`]), every entry moved over.
+    fn grow(&mut self) -> Result<(), Exhausted> {
+        let size = (self.slots.len() * 2).max(MIN_SLOTS);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size).map_err(|_| Exhausted)?;
+        slots.resize(size, (EMPTY, V::default()));
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.shift = 64 - size.trailing_zeros();
+        let mask = size - 1;
+        for (key, value) in old {
+            if key != EMPTY {
+                // Keys are distinct: the first empty slot from home.
+                let mut i = self.home(key);
+                while self.slots[i].0 != EMPTY {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = (key, value);
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks for the cache line of `key`'s home slot: a hint, changes nothing.
+    #[inline]
+    pub(super) fn prefetch(&self, key: u64) {
+        if self.len > 0 {
+            crate::hint::prefetch(&self.slots, self.home(key));
+        }
+    }
+
+    /// Every entry, in no particular order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &V)> {
+        self.slots
+            .iter()
+            .filter(|(k, _)| *k != EMPTY)
+            .map(|(k, v)| (*k, v))
+    }
+
+    /// The same keys with values mapped by `f`; `Exhausted` when memory is
+    /// short.
+    pub(super) fn try_map<W: Default + Clone>(
+        &self,
+        f: impl Fn(&V) -> W,
+    ) -> Result<Table<W>, Exhausted> {
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(self.slots.len())
+            .map_err(|_| Exhausted)?;
+        slots.extend(self.slots.iter().map(|(k, v)| (*k, f(v))));
+        Ok(Table {
+            slots,
+            len: self.len,
+            shift: self.shift,
+            seeds: self.seeds,
+        })
+    }
+
+    /// Bytes of the slots.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<(u64, V)>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+    use std::collections::HashMap;
+
+    /// The table is a map: on random keys (few distinct, so entries are
+    /// found again, and across growth) it answers as `HashMap` does.
+    #[test]
+    fn the_table_is_a_map() {
+        let mut rng = Rng::new(3);
+        for round in 0..200 {
+            let mut table = Table::<u64>::new();
+            let mut model = HashMap::new();
+            let spread = 1 + rng.below(1 << (round % 20));
+            for _ in 0..rng.below(3000) {
+                let key = 1 + rng.below(spread) * if round % 2 == 0 { 1 } else { 1 << 32 };
+                match rng.below(3) {
+                    0 => assert_eq!(table.get(key), model.get(&key)),
+                    1 => {
+                        if let Some(v) = table.get_mut(key) {
+                            *v += 1;
+                        }
+                        if let Some(v) = model.get_mut(&key) {
+                            *v += 1;
+                        }
+                    }
+                    _ => {
+                        *table.entry(key).unwrap() += 10;
+                        *model.entry(key).or_default() += 10;
+                    }
+                }
+                assert_eq!(table.len(), model.len());
+            }
+            let mut entries: Vec<(u64, u64)> = table.iter().map(|(k, v)| (k, *v)).collect();
+            entries.sort_unstable();
+            let mut expected: Vec<(u64, u64)> = model.into_iter().collect();
+            expected.sort_unstable();
+            assert_eq!(entries, expected);
+            // At most 3/4 full, at least 3/8 once past the smallest size.
+            let slots = table.slots.len();
+            assert!(table.len() * 4 <= slots * 3);
+            assert!(slots <= MIN_SLOTS || table.len() * 8 >= slots * 3);
+        }
+    }
+
+    /// Two tables of one process draw different seeds: where a column
+    /// lands is not a property of the column.
+    #[test]
+    fn tables_are_keyed() {
+        let (a, b) = (Table::<u64>::new(), Table::<u64>::new());
+        assert_ne!(a.seeds, b.seeds);
+        assert_eq!(a.seeds[1] % 2, 1);
+    }
+}
