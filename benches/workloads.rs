@@ -32,7 +32,8 @@ const SHAPES: [Shape; 4] = [
     Shape {
         name: "tail",
         kind: Workload::Tail,
-        full: 30_000_000,
+        // 600 MB: far above the timer's resolution.
+        full: 300_000_000,
         quick: 300_000,
         moves: |n| n + 7,
     },
@@ -79,8 +80,9 @@ fn main() {
     );
     println!(
         "{:<14} {:>9} {:>11} {:>9} {:>9} {:>8} {:>10} {:>8} {:>9}",
-        "workload", "MB", "moves", "time s", "wc -l s", "x wc -l", "Mmoves/s", "MB/s", "peak MB"
+        "workload", "MB", "moves", "time s", "wc -l s", "x wc -l", "Mmoves/s", "MB/s", "peak MiB"
     );
+    let mut rows = Vec::new();
     for shape in &SHAPES {
         let size = if quick { shape.quick } else { shape.full };
         for (label, n) in [
@@ -99,23 +101,123 @@ fn main() {
                 &[judge.as_os_str(), path.as_os_str()],
                 &["wc".as_ref(), "-l".as_ref(), path.as_os_str()],
             );
+            let row = Row {
+                shape: shape.name,
+                n,
+                moves,
+                ours: secs(ours),
+                base: secs(base),
+                peak_mb: peak_mb(&judge, &path),
+            };
             let mb = bytes as f64 / 1e6;
             println!(
                 "{:<14} {:>9.1} {:>11} {:>9.3} {:>9.3} {:>8.2} {:>10.2} {:>8.0} {:>9}",
                 label,
                 mb,
                 moves,
-                secs(ours),
-                secs(base),
-                secs(ours) / secs(base).max(1e-9),
-                moves as f64 / secs(ours) / 1e6,
-                mb / secs(ours),
-                peak_mb(&judge, &path)
+                row.ours,
+                row.base,
+                row.ours / row.base.max(1e-9),
+                row.per_second() / 1e6,
+                mb / row.ours,
+                row.peak_mb.map_or("n/a".into(), |p| format!("{p:.1}")),
             );
+            rows.push(row);
         }
     }
+    targets(&rows);
     many(&judge, &dir, if quick { 300 } else { 10_000 }, runs.min(3));
     scale(&judge, &dir, quick, runs.min(3));
+}
+
+/// One timed workload.
+struct Row {
+    shape: &'static str,
+    /// The workload's size parameter.
+    n: u64,
+    moves: u64,
+    /// Median seconds: ours, and `wc -l`'s.
+    ours: f64,
+    base: f64,
+    peak_mb: Option<f64>,
+}
+
+impl Row {
+    fn per_second(&self) -> f64 {
+        self.moves as f64 / self.ours
+    }
+
+    /// Peak bytes per cell the workload's measure counts: the frame's
+    /// cells when dense, the counters placed when sparse.
+    fn bytes_per_cell(&self) -> Option<f64> {
+        let cells = match self.shape {
+            "dense" => self.n * self.n,
+            _ => self.moves,
+        };
+        Some(self.peak_mb? * 1048576.0 / cells as f64)
+    }
+}
+
+/// The performance issue's targets, each figure from this run's table: the
+/// full size's row, and the half size's for growth.
+fn targets(rows: &[Row]) {
+    let full = |name: &str| rows.iter().rfind(|r| r.shape == name);
+    let half = |name: &str| rows.iter().find(|r| r.shape == name);
+    println!("targets (from the rows above):");
+    let line = |what: String, ok: bool| {
+        println!("  {:<64} {}", what, if ok { "met" } else { "NOT MET" });
+    };
+    if let Some(d) = full("dense") {
+        let per_cell = d.bytes_per_cell().unwrap_or(f64::NAN);
+        line(
+            format!(
+                "dense: {:.1} M moves/s (>= 20), {per_cell:.2} B/cell (<= 4)",
+                d.per_second() / 1e6
+            ),
+            d.per_second() >= 20e6 && per_cell <= 4.0,
+        );
+    }
+    if let Some(s) = full("sparse") {
+        let per_cell = s.bytes_per_cell().unwrap_or(f64::NAN);
+        line(
+            format!(
+                "sparse: {:.1} M moves/s (>= 5), {per_cell:.1} B/counter (<= 64)",
+                s.per_second() / 1e6
+            ),
+            s.per_second() >= 5e6 && per_cell <= 64.0,
+        );
+    }
+    if let Some(t) = full("tail") {
+        let ratio = t.ours / t.base;
+        line(format!("tail: {ratio:.2}x wc -l (<= 1.5)"), ratio <= 1.5);
+    }
+    if let (Some(l), Some(d)) = (full("ladder"), full("dense")) {
+        let ratio = d.per_second() / l.per_second();
+        line(
+            format!("ladder: time per move {ratio:.2}x dense's (<= 1.5)"),
+            ratio <= 1.5,
+        );
+    }
+    for name in ["tail", "dense", "ladder", "sparse"] {
+        let (Some(h), Some(f)) = (half(name), full(name)) else {
+            continue;
+        };
+        let time = f.ours / h.ours;
+        let memory = f.peak_mb.zip(h.peak_mb).map_or(f64::NAN, |(a, b)| a / b);
+        let moves = f.moves as f64 / h.moves as f64;
+        // Memory flat in the file's length: no more than the board grows,
+        // the board growing with the cells the game fills.
+        let flat = match name {
+            "tail" => memory <= 1.1,
+            _ => memory <= moves * 1.1,
+        };
+        line(
+            format!(
+                "{name} growth: {moves:.1}x moves, {time:.2}x time (<= 2.1), {memory:.2}x peak memory"
+            ),
+            time <= 2.1 && flat,
+        );
+    }
 }
 
 /// Writes an input of the scale table.
@@ -245,7 +347,7 @@ fn scale(judge: &Path, dir: &Path, quick: bool, runs: usize) {
             input.name,
             fs::metadata(&path).expect("input").len() as f64 / 1e6,
             secs(median(times)),
-            peak_mb(judge, &path),
+            peak_mb(judge, &path).map_or("n/a".into(), |p| format!("{p:.1}")),
             code
         );
     }
@@ -292,23 +394,23 @@ fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Peak resident memory of one run, in MB, from GNU time.
-fn peak_mb(judge: &Path, path: &Path) -> String {
+/// Peak resident memory of one run, in MiB, from GNU time.
+fn peak_mb(judge: &Path, path: &Path) -> Option<f64> {
     let out = Command::new("/usr/bin/time")
         .args(["-f", "%M"])
         .arg(judge)
         .arg(path)
         .stdout(Stdio::null())
-        .output();
-    match out {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stderr)
-            .trim()
-            .lines()
-            .last()
-            .and_then(|kb| kb.parse::<f64>().ok())
-            .map_or("n/a".into(), |kb| format!("{:.1}", kb / 1024.0)),
-        _ => "n/a".into(),
-    }
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let kb = String::from_utf8_lossy(&out.stderr)
+        .trim()
+        .lines()
+        .last()?
+        .parse::<f64>()
+        .ok()?;
+    Some(kb / 1024.0)
 }
 
 /// Many small files, one process each: the cost a batch of submissions pays.

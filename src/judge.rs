@@ -9,7 +9,7 @@ use crate::grammar::{FormatFault, Header, move_digits, parse_header};
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
 use crate::rules::winnable;
-use crate::scan::{BATCH, SKIM_BLOCK, count_line_feeds, plain_block, plain_move, skim_lines};
+use crate::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
 
 /// Plain move lines parsed ahead of play (see [`Judge::place_plain`]).
@@ -263,8 +263,7 @@ impl Judge {
             let end = (pos + SKIM_BLOCK).min(bytes.len());
             let block = &bytes[pos..end];
             let prev = if pos == 0 { b'\n' } else { bytes[pos - 1] };
-            if local && plain_block(block, prev, max_digit, single_digit) {
-                let feeds = count_line_feeds(block);
+            if local && let Some(feeds) = plain_lines(block, prev, max_digit, single_digit) {
                 if let Some(last) = memchr::memrchr(b'\n', block) {
                     start = pos + last + 1;
                     lines += feeds;

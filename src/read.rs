@@ -37,7 +37,7 @@ pub fn judge_bytes_with(bytes: &[u8], mut judge: Judge) -> Report {
 }
 
 /// Chunk size for reading files.
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 1 << 17;
 
 /// Judges everything `reader` yields, read in chunks, until the verdict is
 /// settled (r[resource.settled]): an endless reader gets its verdict once a

@@ -8,12 +8,24 @@ pub(crate) const BATCH: usize = 16;
 /// Bytes tested at once by the fast path.
 pub(crate) const SKIM_BLOCK: usize = 4096;
 
-/// True when every line ending in `block` surely conforms: only digits and
-/// LFs, every LF preceded by a digit 1 to `max_digit` (so no empty line and no
-/// line of zeros), and with `single_digit`, every nonzero digit followed by
-/// an LF (so each line's value is its last digit, at most `max_digit`).
-/// `prev` is the byte before the block (LF at the start of a line).
-pub(crate) fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> bool {
+/// The line feeds in `block` when every line ending in it surely conforms:
+/// only digits and LFs, every LF preceded by a digit 1 to `max_digit` (so no
+/// empty line and no line of zeros), and with `single_digit`, every nonzero
+/// digit followed by an LF (so each line's value is its last digit, at most
+/// `max_digit`); `None` otherwise. `prev` is the byte before the block (LF
+/// at the start of a line). One pass, in byte lanes the compiler
+/// vectorises; with AVX2 where the processor has it (see [`crate::hint`]).
+pub(crate) fn plain_lines(
+    block: &[u8],
+    prev: u8,
+    max_digit: u8,
+    single_digit: bool,
+) -> Option<u64> {
+    crate::hint::with_avx2(|| plain_lines_portable(block, prev, max_digit, single_digit))
+}
+
+#[inline(always)]
+fn plain_lines_portable(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> Option<u64> {
     let pair_is_bad = |p: u8, b: u8| -> u8 {
         let digit = b.wrapping_sub(b'0') < 10;
         let lf = b == b'\n';
@@ -21,9 +33,7 @@ pub(crate) fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: b
         let p_allowed = p.wrapping_sub(b'1') < max_digit - b'0';
         u8::from(!(digit | lf) | (lf & !p_allowed) | (single_digit & p_nonzero & !lf))
     };
-    let Some(&first) = block.first() else {
-        return true;
-    };
+    let first = *block.first()?;
     // Separate slices (not a chained iterator) so the loop vectorises.
     let bad = block[..block.len() - 1]
         .iter()
@@ -31,11 +41,12 @@ pub(crate) fn plain_block(block: &[u8], prev: u8, max_digit: u8, single_digit: b
         .fold(pair_is_bad(prev, first), |bad, (&p, &b)| {
             bad | pair_is_bad(p, b)
         });
-    bad == 0
+    (bad == 0).then(|| count_line_feeds(block))
 }
 
 /// Line feeds in `bytes`, counted in byte lanes so the loop vectorises.
-pub(crate) fn count_line_feeds(bytes: &[u8]) -> u64 {
+#[inline(always)]
+fn count_line_feeds(bytes: &[u8]) -> u64 {
     bytes
         .chunks(255)
         .map(|chunk| {
@@ -203,6 +214,49 @@ mod tests {
         assert!(accepted > 10_000, "only {accepted} lines accepted");
     }
 
+    /// Lines of every length around the word boundaries (7, 8, 15 and 16
+    /// digits, and the 19 a u64 always holds), with leading zeros, ends of
+    /// the bytes and every terminator: plain_move reads each as the grammar
+    /// does.
+    #[test]
+    fn plain_move_at_every_length() {
+        let mut random = Bytes(Rng::new(4));
+        let mut accepted = [0u32; 22];
+        for _ in 0..100_000 {
+            let digits = 1 + (random.next() % 21) as usize;
+            let mut line: Vec<u8> = (0..digits)
+                .map(|_| b'0' + (random.next() % 10) as u8)
+                .collect();
+            if random.next().is_multiple_of(4) {
+                line[0] = b'0';
+            }
+            let tail: &[u8] = match random.next() % 4 {
+                0 => b"\n7\n12345678\n",
+                1 => b"\r\n",
+                2 => b"\n",
+                _ => b"x\n",
+            };
+            line.extend_from_slice(tail);
+            let cut = line.len() - (random.next() % 3) as usize;
+            let bytes = &line[..cut];
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let expected = end.and_then(|e| grammar_value(&bytes[..e]).map(|v| (v, e + 1)));
+            match plain_move(bytes, 0) {
+                Some((value, e)) => {
+                    assert_eq!(Some((Nat::from(value), e)), expected, "{bytes:?}");
+                    accepted[digits] += 1;
+                }
+                // Declined lines go to the grammar: only those a u64 might
+                // not hold, or that do not conform.
+                None => assert!(
+                    expected.is_none_or(|(v, _)| v.is_zero() || digits > 19),
+                    "{bytes:?}"
+                ),
+            }
+        }
+        assert!(accepted[1..=19].iter().all(|&n| n > 500), "{accepted:?}");
+    }
+
     #[test]
     fn the_grammar_vouches_for_plain_block_and_skim_lines() {
         let mut random = Bytes(Rng::new(2));
@@ -213,7 +267,8 @@ mod tests {
             let limit = 1 + random.next() % 12;
             let single = limit <= 9;
             let max_digit = if single { b'0' + limit as u8 } else { b'9' };
-            if plain_block(&bytes, b'\n', max_digit, single) {
+            if let Some(feeds) = plain_lines(&bytes, b'\n', max_digit, single) {
+                assert_eq!(feeds, bytes.iter().filter(|&&b| b == b'\n').count() as u64);
                 for line in lines(&bytes) {
                     let value = grammar_value(line).expect("a vouched line conforms");
                     assert!(!single || value <= limit, "{line:?} over {limit}");

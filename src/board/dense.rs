@@ -12,19 +12,22 @@ use super::{Cell, Lane, Placement, Player, SIDEWAYS, join, tag};
 /// are committed as counters reach them, so a frame with few counters costs
 /// little; the array's capacity is reserved (address space only) up front.
 ///
-/// The array is padded: a row of empty cells below the frame, one above it
-/// and one cell at each end, so every neighbour of a cell in the frame has
-/// an index, and an empty cell (owner 0) answers for the frame's edges and
-/// for every cell above a column's top (cells are only ever written where a
-/// counter lies). Only the left and right edges need a test: there the
-/// neighbour's index wraps to the row beside.
+/// A cell above a column's top is always empty (cells are only ever written
+/// where a counter lies). The array is padded below by a row of empty cells
+/// and at each end by one cell, so every neighbour of a committed cell in
+/// the same row or the row below has an index; the hot loop masks the
+/// frame's left and right edges, and reads a neighbour in the row above
+/// only once that row is committed (else it is empty), so the rows above
+/// the counters cost nothing.
 #[derive(Clone, Debug)]
 pub(super) struct Dense<L> {
     pub(super) width: usize,
     pub(super) rows: u32,
     cells: Vec<Cell<L>>,
-    /// Cells of the padded array: `(rows + 2) * width + 2`.
+    /// Cells of the padded array: `rows * width + 2`.
     total: usize,
+    /// Rows committed.
+    committed: usize,
     pub(super) heights: Vec<u32>,
     pub(super) top_runs: Vec<u32>,
 }
@@ -32,10 +35,7 @@ pub(super) struct Dense<L> {
 impl<L: Lane> Dense<L> {
     /// An empty array, or `None` when the memory cannot be had.
     pub(super) fn try_new(width: usize, rows: u32) -> Option<Dense<L>> {
-        let total = (rows as usize)
-            .checked_add(2)?
-            .checked_mul(width)?
-            .checked_add(2)?;
+        let total = (rows as usize).checked_mul(width)?.checked_add(2)?;
         let mut cells = Vec::new();
         cells.try_reserve_exact(total).ok()?;
         let mut heights = Vec::new();
@@ -49,6 +49,7 @@ impl<L: Lane> Dense<L> {
             rows,
             cells,
             total,
+            committed: 0,
             heights,
             top_runs,
         })
@@ -57,7 +58,7 @@ impl<L: Lane> Dense<L> {
     /// Index of (col, row), 0-based, in the padded array.
     #[inline]
     pub(super) fn index(&self, col: usize, row: usize) -> usize {
-        (row + 1) * self.width + col + 1
+        row * self.width + col + 1
     }
 
     /// The index steps one cell to the right along the sideways directions.
@@ -66,13 +67,14 @@ impl<L: Lane> Dense<L> {
         SIDEWAYS.map(|(_, dr)| 1 + dr as isize * self.width as isize)
     }
 
-    /// Commits rows up to and including `row` and every neighbour of theirs
-    /// (capacity is reserved).
+    /// Commits rows up to and including `row` (capacity is reserved), and
+    /// the padding around them.
     #[inline]
     pub(super) fn commit(&mut self, row: usize) {
-        let need = ((row + 3) * self.width + 2).min(self.total);
-        if self.cells.len() < need {
+        if self.committed <= row {
+            let need = ((row + 1) * self.width + 2).min(self.total);
             self.cells.resize(need, [L::default(); 4]);
+            self.committed = row + 1;
         }
     }
 
@@ -118,7 +120,7 @@ impl<L: Lane> Dense<L> {
     pub(super) fn beside_at(&self, col: usize, row: usize, tag: L) -> (u64, [(u64, u64); 3]) {
         let here = self.index(col, row);
         let on_top = row == self.heights[col] as usize;
-        let vertical = if on_top && self.cell(here - self.width)[3] == tag {
+        let vertical = if on_top && self.cell(here.wrapping_sub(self.width))[3] == tag {
             u64::from(self.top_runs[col]) + 1
         } else {
             1
@@ -207,20 +209,29 @@ impl<L: Lane> Dense<L> {
             self.commit(row);
             let here = self.index(col, row);
             let tag = L::put(player);
-            // Selects rather than branches: whether a neighbour is the same
-            // player's is a coin toss in most games.
+            // Masks rather than branches: whether a neighbour is the same
+            // player's is a coin toss in most games. A row not committed is
+            // empty: its cells are read as the cell `here` (empty).
+            let (left, right) = (col > 0, col + 1 < width);
+            let (down, up) = (row > 0, row + 1 < self.committed);
+            let beside = |ok: bool, step: isize| {
+                select_unpredictable(ok, here.wrapping_add_signed(step), here)
+            };
+            let index = [
+                [here - 1, here + 1],
+                [beside(down, -steps[1]), beside(up, steps[1])],
+                [beside(up, -steps[2]), beside(down, steps[2])],
+            ];
             let run = |cell: Cell<L>, dir: usize, edge: bool| {
                 select_unpredictable(edge & (cell[3] == tag), cell[dir].get(), 0)
             };
-            let below = self.cells[here - width][3] == tag;
+            let below = self.cells[beside(down, -(width as isize))][3] == tag;
             let vertical = 1 + select_unpredictable(below, u64::from(self.top_runs[col]), 0);
-            let (left, right) = (col > 0, col + 1 < width);
             let mut sides = [(0, 0); 3];
             let mut totals = [0; 3];
             let mut longest = vertical;
             for dir in 0..3 {
-                let back = self.cells[here.wrapping_add_signed(-steps[dir])];
-                let ahead = self.cells[here.wrapping_add_signed(steps[dir])];
+                let [back, ahead] = index[dir].map(|i| self.cells[i]);
                 let (b, a) = (run(back, dir, left), run(ahead, dir, right));
                 sides[dir] = (b, a);
                 totals[dir] = b + 1 + a;
@@ -250,7 +261,7 @@ impl<L: Lane> Dense<L> {
         let col = column.wrapping_sub(1) as usize;
         if let Some(&h) = self.heights.get(col) {
             let i = self.index(col, h as usize);
-            for j in [i - self.width, i, i + self.width] {
+            for j in [i.wrapping_sub(self.width), i, i + self.width] {
                 prefetch(&self.cells, j);
             }
         }

@@ -25,12 +25,21 @@ const EMPTY: u64 = 0;
 /// Slots of the smallest table that holds anything.
 const MIN_SLOTS: usize = 16;
 
+/// Consecutive columns share a group of slots: a column's home is the
+/// slot of its number mod 4 in the group its number / 4 hashes to, so the
+/// two neighbours a move looks up are mostly in the same group.
+const GROUP: usize = 4;
+
+/// Four slots.
+#[derive(Clone, Debug)]
+struct Group<V>([(u64, V); GROUP]);
+
 /// A map from nonzero machine words to `V`.
 #[derive(Clone, Debug)]
 pub(super) struct Table<V> {
-    slots: Vec<(u64, V)>,
+    groups: Vec<Group<V>>,
     len: usize,
-    /// `64 - log2(slots)`: a hash's top bits are its home slot.
+    /// `64 - log2(groups)`: a hash's top bits are its home group.
     shift: u32,
     seeds: [u64; 2],
 }
@@ -53,7 +62,7 @@ impl<V: Default + Clone> Table<V> {
     pub(super) fn new() -> Table<V> {
         let keys = RandomState::new();
         Table {
-            slots: Vec::new(),
+            groups: Vec::new(),
             len: 0,
             shift: 64,
             seeds: [keys.hash_one(1u64), keys.hash_one(2u64) | 1],
@@ -66,23 +75,40 @@ impl<V: Default + Clone> Table<V> {
         self.len
     }
 
+    /// Slots in the table.
+    #[inline]
+    fn slots(&self) -> usize {
+        self.groups.len() * GROUP
+    }
+
+    #[inline]
+    fn slot(&self, i: usize) -> &(u64, V) {
+        &self.groups[i / GROUP].0[i % GROUP]
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, i: usize) -> &mut (u64, V) {
+        &mut self.groups[i / GROUP].0[i % GROUP]
+    }
+
     /// The home slot of `key`.
     #[inline]
     fn home(&self, key: u64) -> usize {
         // With no slots the shift is 64: checked_shr gives None, and no
         // caller probes an empty table.
-        fold(key ^ self.seeds[0], self.seeds[1])
+        let group = fold((key / GROUP as u64) ^ self.seeds[0], self.seeds[1])
             .checked_shr(self.shift)
-            .unwrap_or(0) as usize
+            .unwrap_or(0) as usize;
+        group * GROUP + (key % GROUP as u64) as usize
     }
 
     /// The slot holding `key`, or the empty slot where it would go.
     #[inline]
     fn find(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
+        let mask = self.slots() - 1;
         let mut i = self.home(key);
         loop {
-            let k = self.slots[i].0;
+            let k = self.slot(i).0;
             if k == key || k == EMPTY {
                 return i;
             }
@@ -96,7 +122,7 @@ impl<V: Default + Clone> Table<V> {
         if self.len == 0 || key == EMPTY {
             return None;
         }
-        let slot = &self.slots[self.find(key)];
+        let slot = self.slot(self.find(key));
         (slot.0 == key).then_some(&slot.1)
     }
 
@@ -107,7 +133,7 @@ impl<V: Default + Clone> Table<V> {
             return None;
         }
         let i = self.find(key);
-        let slot = &mut self.slots[i];
+        let slot = self.slot_mut(i);
         (slot.0 == key).then_some(&mut slot.1)
     }
 
@@ -116,34 +142,34 @@ impl<V: Default + Clone> Table<V> {
     #[inline]
     pub(super) fn entry(&mut self, key: u64) -> Result<&mut V, Exhausted> {
         debug_assert_ne!(key, EMPTY);
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
+        if (self.len + 1) * 4 > self.slots() * 3 {
             self.grow()?;
         }
         let i = self.find(key);
-        if self.slots[i].0 == EMPTY {
-            self.slots[i].0 = key;
+        if self.slot(i).0 == EMPTY {
+            self.slot_mut(i).0 = key;
             self.len += 1;
         }
-        Ok(&mut self.slots[i].1)
+        Ok(&mut self.slot_mut(i).1)
     }
 
     /// Twice the slots (at least [`MIN_SLOTS`]), every entry moved over.
     fn grow(&mut self) -> Result<(), Exhausted> {
-        let size = (self.slots.len() * 2).max(MIN_SLOTS);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(size).map_err(|_| Exhausted)?;
-        slots.resize(size, (EMPTY, V::default()));
-        let old = std::mem::replace(&mut self.slots, slots);
+        let size = (self.groups.len() * 2).max(MIN_SLOTS / GROUP);
+        let mut groups = Vec::new();
+        groups.try_reserve_exact(size).map_err(|_| Exhausted)?;
+        groups.resize(size, Group(std::array::from_fn(|_| (EMPTY, V::default()))));
+        let old = std::mem::replace(&mut self.groups, groups);
         self.shift = 64 - size.trailing_zeros();
-        let mask = size - 1;
-        for (key, value) in old {
+        let mask = self.slots() - 1;
+        for (key, value) in old.into_iter().flat_map(|g| g.0) {
             if key != EMPTY {
                 // Keys are distinct: the first empty slot from home.
                 let mut i = self.home(key);
-                while self.slots[i].0 != EMPTY {
+                while self.slot(i).0 != EMPTY {
                     i = (i + 1) & mask;
                 }
-                self.slots[i] = (key, value);
+                *self.slot_mut(i) = (key, value);
             }
         }
         Ok(())
@@ -153,14 +179,15 @@ impl<V: Default + Clone> Table<V> {
     #[inline]
     pub(super) fn prefetch(&self, key: u64) {
         if self.len > 0 {
-            crate::hint::prefetch(&self.slots, self.home(key));
+            crate::hint::prefetch(&self.groups, self.home(key) / GROUP);
         }
     }
 
     /// Every entry, in no particular order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &V)> {
-        self.slots
+        self.groups
             .iter()
+            .flat_map(|g| &g.0)
             .filter(|(k, _)| *k != EMPTY)
             .map(|(k, v)| (*k, v))
     }
@@ -171,13 +198,17 @@ impl<V: Default + Clone> Table<V> {
         &self,
         f: impl Fn(&V) -> W,
     ) -> Result<Table<W>, Exhausted> {
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(self.slots.len())
+        let mut groups = Vec::new();
+        groups
+            .try_reserve_exact(self.groups.len())
             .map_err(|_| Exhausted)?;
-        slots.extend(self.slots.iter().map(|(k, v)| (*k, f(v))));
+        groups.extend(
+            self.groups
+                .iter()
+                .map(|g| Group(std::array::from_fn(|i| (g.0[i].0, f(&g.0[i].1))))),
+        );
         Ok(Table {
-            slots,
+            groups,
             len: self.len,
             shift: self.shift,
             seeds: self.seeds,
@@ -186,7 +217,7 @@ impl<V: Default + Clone> Table<V> {
 
     /// Bytes of the slots.
     pub(super) fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<(u64, V)>()
+        self.groups.capacity() * size_of::<Group<V>>()
     }
 }
 
@@ -230,7 +261,7 @@ mod tests {
             expected.sort_unstable();
             assert_eq!(entries, expected);
             // At most 3/4 full, at least 3/8 once past the smallest size.
-            let slots = table.slots.len();
+            let slots = table.slots();
             assert!(table.len() * 4 <= slots * 3);
             assert!(slots <= MIN_SLOTS || table.len() * 8 >= slots * 3);
         }
