@@ -6,7 +6,7 @@
 pub(crate) const BATCH: usize = 16;
 
 /// Bytes tested at once by the fast path.
-pub(crate) const SKIM_BLOCK: usize = 4096;
+pub(crate) const SKIM_BLOCK: usize = 16384;
 
 /// The line feeds in `block` when every line ending in it surely conforms:
 /// only digits and LFs, every LF preceded by a digit 1 to `max_digit` (so no

@@ -11,9 +11,8 @@
 //!   array fits in [`UP_FRONT_BYTES`], or once an eighth of the frame is
 //!   occupied (so the array costs at most eight cells per counter). Rows are
 //!   committed as counters reach them.
-//! - `Sparse`: occupied columns only, in hash maps with a keyed hash (SipHash
-//!   with a per-process random key), so columns chosen against the hash do
-//!   not slow it down.
+//! - `Sparse`: occupied columns only, in a table with a keyed hash (see
+//!   `table`), so columns chosen against the hash do not slow it down.
 //! - `Heights`: once only heights matter (after the game's first line), the
 //!   cells are dropped and one height per occupied column is kept.
 //!
