@@ -332,7 +332,9 @@ impl Window {
                 ),
             };
             let span_c = next.1.checked_sub(&next.0).and_then(|d| d.to_u64());
-            let fits = span_c.is_some_and(|d| d + 7 <= MAX_SIDE) && next.3 - next.2 + 7 <= MAX_SIDE;
+            // Saturating: the cells may lie a machine word apart.
+            let fits = span_c.is_some_and(|d| d.saturating_add(7) <= MAX_SIDE)
+                && (next.3 - next.2).saturating_add(7) <= MAX_SIDE;
             if fits || bbox.is_none() {
                 bbox = Some(next);
             }

@@ -88,3 +88,16 @@ fn the_readme_pictures_are_current() {
         );
     }
 }
+
+/// Every shipped case draws, in a build that checks arithmetic: counters a
+/// machine word apart once overflowed the window's arithmetic (found by the
+/// page's test; release builds wrapped silently).
+#[test]
+fn every_case_draws_with_checked_arithmetic() {
+    let cases = connectz_explain::spec::case_files();
+    assert!(cases.len() > 60);
+    for c in cases {
+        let svg = picture(c.path, c.bytes);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"), "{}", c.path);
+    }
+}
