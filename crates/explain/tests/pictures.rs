@@ -98,6 +98,10 @@ fn every_case_draws_with_checked_arithmetic() {
     assert!(cases.len() > 60);
     for c in cases {
         let svg = picture(c.path, c.bytes);
-        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"), "{}", c.path);
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+            "{}",
+            c.path
+        );
     }
 }

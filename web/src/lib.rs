@@ -1,0 +1,230 @@
+//! The judge in the browser. The page (`web/page/connectz.html`, built into
+//! `web/dist/connectz.html` by `web/build.sh`) loads this crate compiled to
+//! WebAssembly and calls the functions of [`exports`] by hand-written
+//! JavaScript: no generated glue, no imports.
+//!
+//! Everything the page shows is computed here by the same code as the CLI:
+//! the streaming [`Judge`] (fed a file chunk by chunk as the browser reads
+//! it), the account of `cz explain --json` with the clause of the spec that
+//! decides, the picture of `cz render` after any move, and `cz board`. The
+//! functions below are plain Rust and tested natively; [`exports`] only
+//! moves bytes between them and the page.
+#![deny(unsafe_code)]
+#![deny(missing_docs)]
+
+use connectz::{Judge, Report};
+use connectz_explain::json::json_string;
+use connectz_explain::{account, render, spec};
+use connectz_games::snapshot::{self, Verdict};
+
+pub mod exports;
+
+/// Files up to this size are kept in memory so the page can replay them
+/// move by move; larger ones are judged as a stream and shown at the end.
+pub const REPLAY_BYTES: usize = 16 << 20;
+
+/// A judgement in progress: the file's bytes are fed as the browser reads
+/// them, in bounded memory (the judge's own bounds: r[resource.line],
+/// r[resource.board]).
+pub struct Session {
+    judge: Judge,
+    name: String,
+}
+
+impl Session {
+    /// A judge for the file called `name`, keeping the whole board so the
+    /// picture can show it.
+    pub fn new(name: &str) -> Session {
+        Session {
+            judge: account::keeping_board(),
+            name: name.to_string(),
+        }
+    }
+
+    /// The next chunk of the file.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        self.judge.feed(chunk);
+    }
+
+    /// True once the rest of the file cannot change the code: the page
+    /// stops reading (r[resource.settled]).
+    pub fn is_settled(&self) -> bool {
+        self.judge.is_settled()
+    }
+
+    /// The verdict as [`explain`] describes it.
+    pub fn finish(self) -> String {
+        explain(&self.judge.finish(), &self.name)
+    }
+}
+
+/// The account of `cz explain --json`, with the clause that decides (its
+/// id, file and text from the embedded spec), the moves placed, and the
+/// picture of the final board.
+pub fn explain(report: &Report, name: &str) -> String {
+    let mut out = account::json(report, name);
+    out.pop(); // the closing brace
+    let rule = report.verdict.rule();
+    if let Some(clause) = clause(rule) {
+        out.push_str(&format!(
+            ",\"clause\":{{\"id\":{},\"file\":{},\"text\":{}}}",
+            json_string(&clause.id),
+            json_string(&clause.file),
+            json_string(clause.text.trim())
+        ));
+    }
+    let moves = report.game.as_ref().map_or(0, |g| g.placed());
+    out.push_str(&format!(",\"moves\":{moves}"));
+    out.push_str(&format!(
+        ",\"svg\":{}",
+        json_string(&render::svg(report, name))
+    ));
+    out.push('}');
+    out
+}
+
+/// The clause of the embedded spec with this id.
+fn clause(id: &str) -> Option<spec::Clause> {
+    spec::clauses().ok()?.into_iter().find(|c| c.id == id)
+}
+
+/// The board of `file` after its first `moves` counters: the file judged up
+/// to the line that placed the last of them, as [`explain`] describes that
+/// prefix (its code is that of the game so far).
+pub fn replay(file: &[u8], moves: u64, name: &str) -> String {
+    let mut judge = account::keeping_board();
+    for line in file.split_inclusive(|&b| b == b'\n') {
+        if judge.game().is_some_and(|g| g.placed() >= moves) || judge.is_settled() {
+            break;
+        }
+        judge.feed(line);
+    }
+    let report = judge.finish();
+    let placed = report.game.as_ref().map_or(0, |g| g.placed());
+    let mut out = explain(&report, name);
+    out.pop();
+    out.push_str(&format!(",\"shown\":{placed}}}"));
+    out
+}
+
+/// `cz board`: who moves, who won, or why no game reaches the grid.
+/// `first` and `empty` are the symbols of the first player and of an empty
+/// cell, when given; `z` the line length.
+pub fn board(
+    grid: &[u8],
+    z: usize,
+    first: Option<char>,
+    empty: Option<char>,
+    gravity: bool,
+) -> String {
+    match snapshot::judge_grid(grid, z, first, empty, gravity) {
+        Err(e) => format!("{{\"error\":{}}}", json_string(&e.to_string())),
+        Ok((position, judgement)) => {
+            let [a, b] = position.symbols;
+            let mover = match judgement.verdict {
+                Verdict::FirstMoves => Some(a),
+                Verdict::SecondMoves => Some(b),
+                _ => None,
+            };
+            format!(
+                "{{\"verdict\":{},\"valid\":{},\"first\":{},\"second\":{},\"to_move\":{},\"why\":{}}}",
+                json_string(&judgement.verdict.to_string()),
+                !matches!(judgement.verdict, Verdict::Invalid),
+                json_string(&a.to_string()),
+                json_string(&b.to_string()),
+                mover.map_or("null".into(), |c| json_string(&c.to_string())),
+                judgement.why.as_deref().map_or("null".into(), json_string)
+            )
+        }
+    }
+}
+
+/// The brief's nine sample games, in code order, as
+/// `[{"name", "code", "text"}]`.
+pub fn samples() -> String {
+    let items: Vec<String> = spec::case_files()
+        .into_iter()
+        .filter(|c| c.path.ends_with("/brief-sample.txt"))
+        .map(|c| {
+            format!(
+                "{{\"name\":{},\"code\":{},\"text\":{}}}",
+                json_string(c.path),
+                c.expect,
+                json_string(&String::from_utf8_lossy(c.bytes))
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field<'a>(json: &'a str, key: &str) -> &'a str {
+        let start = json.find(&format!("\"{key}\":")).expect(key) + key.len() + 3;
+        let rest = &json[start..];
+        let end = rest.find([',', '}']).unwrap_or(rest.len());
+        &rest[..end]
+    }
+
+    /// Every shipped case, fed in chunks as the page feeds it, gets the
+    /// code its folder names, with the clause text of its rule.
+    #[test]
+    fn the_session_judges_every_case_as_the_cli_does() {
+        let cases = spec::case_files();
+        assert!(cases.len() > 60);
+        for case in cases {
+            let mut session = Session::new(case.path);
+            for chunk in case.bytes.chunks(7) {
+                session.feed(chunk);
+            }
+            let json = session.finish();
+            assert_eq!(
+                field(&json, "code"),
+                case.expect.to_string(),
+                "{}",
+                case.path
+            );
+            assert!(json.contains("\"clause\":{\"id\":"), "{}", case.path);
+            assert!(json.contains("<svg"), "{}", case.path);
+        }
+    }
+
+    /// Replaying shows the board after exactly the moves asked for, and the
+    /// last step is the whole game's verdict.
+    #[test]
+    fn replay_stops_after_the_moves_asked_for() {
+        let file = b"7 6 4\n1\n2\n1\n2\n1\n2\n1\n";
+        for k in 0..=7 {
+            let json = replay(file, k, "g");
+            assert_eq!(field(&json, "shown"), k.to_string());
+            let code = if k == 7 { "1" } else { "3" };
+            assert_eq!(field(&json, "code"), code, "after {k} moves");
+        }
+    }
+
+    #[test]
+    fn board_snapshots_answer_as_cz_board() {
+        let json = board(
+            b"......./......./......./......./xo...../xo.....",
+            4,
+            Some('x'),
+            None,
+            true,
+        );
+        assert_eq!(field(&json, "verdict"), "\"first player moves\"");
+        let json = board(b"x.\nx.\nx.\nx.", 4, Some('x'), None, true);
+        assert_eq!(field(&json, "valid"), "false");
+        assert!(board(b"x?\n", 4, None, None, true).contains("\"error\""));
+    }
+
+    #[test]
+    fn the_nine_samples_are_there() {
+        let json = samples();
+        for code in 0..=8 {
+            assert!(json.contains(&format!("\"{code}-")), "{code}");
+        }
+        assert_eq!(json.matches("\"name\"").count(), 9);
+    }
+}
