@@ -2,7 +2,8 @@
 // disk: every shipped case through its file input gets the code `connectz`
 // prints; the brief's nine samples, one click each; the replay steps move by
 // move; the board-snapshot tab answers; a large generated file is judged as a
-// stream, timed next to the CLI. No console errors, no network requests.
+// stream (the page giving the browser a turn every 4 MiB), timed next to the
+// CLI. No console errors, no network requests.
 // Screenshots are saved for a person to look at.
 //
 //   node tests/browser/web.mjs PAGE CASES_DIR CONNECTZ BIG_FILE SCREENS_DIR
@@ -119,6 +120,8 @@ const bytes = statSync(bigFile).size;
 const shown = await judged(() => page.setInputFiles("#file", bigFile), 600000);
 check(shown === big.code, `${bigFile}: page shows ${shown}, connectz prints ${big.code}`);
 const pageMs = Number(await page.evaluate(() => document.body.dataset.ms));
+const turns = Number(await page.evaluate(() => document.body.dataset.turns));
+check(turns >= Math.floor(bytes / (4 << 20)) - 1, `the page gave the browser ${turns} turns while reading`);
 console.log(
   `${(bytes / 1e6).toFixed(1)} MB file: page ${pageMs.toFixed(0)} ms, connectz ${big.ms.toFixed(0)} ms (code ${shown})`,
 );
