@@ -127,3 +127,10 @@ pub extern "C" fn cz_samples() -> usize {
     let mut state = state();
     answer(&mut state, crate::samples())
 }
+
+/// [`crate::REPLAY_BYTES`]: files up to this size are kept for the replay.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "C" fn cz_replay_bytes() -> usize {
+    crate::REPLAY_BYTES
+}
