@@ -13,12 +13,12 @@ use super::{Cell, Lane, Placement, Player, SIDEWAYS, join, tag};
 /// little; the array's capacity is reserved (address space only) up front.
 ///
 /// A cell above a column's top is always empty (cells are only ever written
-/// where a counter lies). The array is padded below by a row of empty cells
-/// and at each end by one cell, so every neighbour of a committed cell in
-/// the same row or the row below has an index; the hot loop masks the
-/// frame's left and right edges, and reads a neighbour in the row above
-/// only once that row is committed (else it is empty), so the rows above
-/// the counters cost nothing.
+/// where a counter lies), and so is the cell a counter is about to fill. The
+/// array is padded by one cell at each end, so a neighbour in the same row
+/// always has an index (at the frame's left and right edges it is masked);
+/// a neighbour below row 0, or in a row not yet committed, is read as the
+/// cell itself, which is empty. No padding rows: the rows above the
+/// counters cost nothing.
 #[derive(Clone, Debug)]
 pub(super) struct Dense<L> {
     pub(super) width: usize,
@@ -26,7 +26,8 @@ pub(super) struct Dense<L> {
     cells: Vec<Cell<L>>,
     /// Cells of the padded array: `rows * width + 2`.
     total: usize,
-    /// Rows committed.
+    /// Rows committed (kept beside `cells.len()` so the hot loop needs no
+    /// division).
     committed: usize,
     pub(super) heights: Vec<u32>,
     pub(super) top_runs: Vec<u32>,
@@ -116,29 +117,47 @@ impl<L: Lane> Dense<L> {
     /// The vertical run and the (back, ahead) runs a counter tagged `tag` at
     /// `row` of `col` would join: the top of `col` or above it (above it,
     /// the vertical run is 1).
-    #[inline]
     pub(super) fn beside_at(&self, col: usize, row: usize, tag: L) -> (u64, [(u64, u64); 3]) {
+        self.runs(col, row, tag, |i| self.cell(i))
+    }
+
+    /// [`Dense::beside_at`] with the cells read by `read`: the array
+    /// itself where `row` is committed (the hot loop), else [`Dense::cell`].
+    /// Selects rather than branches: whether a neighbour is the same
+    /// player's is a coin toss in most games, and a mispredicted branch
+    /// costs more than the select.
+    #[inline(always)]
+    fn runs(
+        &self,
+        col: usize,
+        row: usize,
+        tag: L,
+        read: impl Fn(usize) -> Cell<L>,
+    ) -> (u64, [(u64, u64); 3]) {
         let here = self.index(col, row);
-        let on_top = row == self.heights[col] as usize;
-        let vertical = if on_top && self.cell(here.wrapping_sub(self.width))[3] == tag {
-            u64::from(self.top_runs[col]) + 1
-        } else {
-            1
-        };
+        let steps = self.steps();
         let (left, right) = (col > 0, col + 1 < self.width);
-        let mut sides = [(0, 0); 3];
-        for (dir, step) in self.steps().into_iter().enumerate() {
-            // A neighbour of the same player ends a run there.
-            let back = self.cell(here.wrapping_add_signed(-step));
-            if left && back[3] == tag {
-                sides[dir].0 = back[dir].get();
-            }
-            let ahead = self.cell(here.wrapping_add_signed(step));
-            if right && ahead[3] == tag {
-                sides[dir].1 = ahead[dir].get();
-            }
+        let (down, up) = (row > 0, row + 1 < self.committed);
+        // A neighbour below row 0 or in a row not committed: the empty
+        // cell `here`.
+        let beside =
+            |ok: bool, step: isize| select_unpredictable(ok, here.wrapping_add_signed(step), here);
+        let index = [
+            [here - 1, here + 1],
+            [beside(down, -steps[1]), beside(up, steps[1])],
+            [beside(up, -steps[2]), beside(down, steps[2])],
+        ];
+        let run = |cell: Cell<L>, dir: usize, edge: bool| {
+            select_unpredictable(edge & (cell[3] == tag), cell[dir].get(), 0)
+        };
+        // Above the top, the cell below is empty: a vertical run of 1.
+        let below = read(beside(down, -(self.width as isize)))[3] == tag;
+        let vertical = 1 + select_unpredictable(below, u64::from(self.top_runs[col]), 0);
+        let mut runs = [(0, 0); 3];
+        for (dir, [b, a]) in index.into_iter().enumerate() {
+            runs[dir] = (run(read(b), dir, left), run(read(a), dir, right));
         }
-        (vertical, sides)
+        (vertical, runs)
     }
 
     /// Places `player`'s counter on top of `col` (inside the frame, not
@@ -147,7 +166,7 @@ impl<L: Lane> Dense<L> {
         let tag = L::put(tag(player));
         let row = self.heights[col] as usize;
         self.commit(row);
-        let (vertical, sides) = self.beside_at(col, row, tag);
+        let (vertical, sides) = self.runs(col, row, tag, |i| self.cells[i]);
         let (totals, direction, length, back) = join(vertical, sides);
         self.write(col, row, tag, vertical, sides, totals);
         Placement {
@@ -190,11 +209,9 @@ impl<L: Lane> Dense<L> {
     /// (1-based), `first` moving first, whose moves are ordinary: inside
     /// the frame, into a column with room, completing no line of `z`.
     /// Returns how many it played; the move after them is left for
-    /// [`Dense::place`] and the caller's rules. Same runs as `place`, read
-    /// without branches that depend on the counters.
+    /// [`Dense::place`] and the caller's rules. The same runs as `place`.
     pub(super) fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         let width = self.width;
-        let steps = self.steps();
         let mut player = tag(first);
         for (i, &column) in columns.iter().enumerate() {
             let col = column.wrapping_sub(1);
@@ -207,36 +224,10 @@ impl<L: Lane> Dense<L> {
                 return i;
             }
             self.commit(row);
-            let here = self.index(col, row);
             let tag = L::put(player);
-            // Masks rather than branches: whether a neighbour is the same
-            // player's is a coin toss in most games. A row not committed is
-            // empty: its cells are read as the cell `here` (empty).
-            let (left, right) = (col > 0, col + 1 < width);
-            let (down, up) = (row > 0, row + 1 < self.committed);
-            let beside = |ok: bool, step: isize| {
-                select_unpredictable(ok, here.wrapping_add_signed(step), here)
-            };
-            let index = [
-                [here - 1, here + 1],
-                [beside(down, -steps[1]), beside(up, steps[1])],
-                [beside(up, -steps[2]), beside(down, steps[2])],
-            ];
-            let run = |cell: Cell<L>, dir: usize, edge: bool| {
-                select_unpredictable(edge & (cell[3] == tag), cell[dir].get(), 0)
-            };
-            let below = self.cells[beside(down, -(width as isize))][3] == tag;
-            let vertical = 1 + select_unpredictable(below, u64::from(self.top_runs[col]), 0);
-            let mut sides = [(0, 0); 3];
-            let mut totals = [0; 3];
-            let mut longest = vertical;
-            for dir in 0..3 {
-                let [back, ahead] = index[dir].map(|i| self.cells[i]);
-                let (b, a) = (run(back, dir, left), run(ahead, dir, right));
-                sides[dir] = (b, a);
-                totals[dir] = b + 1 + a;
-                longest = longest.max(totals[dir]);
-            }
+            let (vertical, sides) = self.runs(col, row, tag, |i| self.cells[i]);
+            let totals = sides.map(|(b, a)| b + 1 + a);
+            let longest = totals.into_iter().fold(vertical, u64::max);
             if longest >= z {
                 return i;
             }
