@@ -322,6 +322,9 @@ impl Judge {
                     i += 1;
                 }
             }
+            // The next batch is parsed here rather than at the loop's head
+            // from `start` (the same bytes): that form measured 1.1x slower
+            // on the dense workload (farm-bench pairs).
             batch = match full {
                 true => Batch::parse(bytes, next_at),
                 false => Batch::default(),

@@ -481,13 +481,12 @@ impl Board {
     pub fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         // Frames past a machine word: every column of one is inside, and
         // no column of one fills.
-        let limits = [&self.x, &self.y].map(|n| n.to_u64().unwrap_or(u64::MAX));
+        let [x, y] = [&self.x, &self.y].map(|n| n.to_u64().unwrap_or(u64::MAX));
         // A sparse map stops where it moves to an array.
         let limit = usize::try_from(self.promote_at - self.placed).unwrap_or(usize::MAX);
-        let limits = [limits[0], limits[1], z];
         let played = with_store!(&mut self.store,
             dense d => d.place_ordinary(columns, first, z),
-            sparse s => s.place_ordinary(columns, first, limits, limit),
+            sparse s => s.place_ordinary(columns, first, [x, y, z], limit),
             heights _h => 0);
         self.placed += played as u64;
         if self.placed >= self.promote_at {

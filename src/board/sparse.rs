@@ -107,11 +107,12 @@ impl<V: Default + Clone> Columns<V> {
         }
     }
 
-    /// Asks for the memory of column `c` (1-based): a hint.
+    /// Asks for the memory of column `c` (1-based) and its neighbours: a
+    /// hint.
     #[inline]
-    pub(super) fn prefetch(&self, c: u64) {
+    pub(super) fn prefetch_around(&self, c: u64) {
         if self.array.is_empty() {
-            self.table.prefetch(c);
+            self.table.prefetch_around(c);
         }
     }
 
@@ -343,9 +344,7 @@ impl<L: Lane> Sparse<L> {
     /// Asks for the memory a move into column `c` (1-based) reads.
     #[inline]
     pub(super) fn warm(&self, c: u64) {
-        for n in [c.wrapping_sub(1), c, c.wrapping_add(1)] {
-            self.columns.prefetch(n);
-        }
+        self.columns.prefetch_around(c);
     }
 
     /// The runs a counter tagged `tag` on top of `col` would join: its row

@@ -44,12 +44,6 @@ pub(super) struct Table<V> {
     seeds: [u64; 2],
 }
 
-impl<V: Default + Clone> Default for Table<V> {
-    fn default() -> Self {
-        Table::new()
-    }
-}
-
 /// The high and low halves of the 128-bit product, xored.
 #[inline]
 fn fold(a: u64, b: u64) -> u64 {
@@ -175,11 +169,20 @@ impl<V: Default + Clone> Table<V> {
         Ok(())
     }
 
-    /// Asks for the cache line of `key`'s home slot: a hint, changes nothing.
+    /// Asks for the home groups of `key` and its two neighbours: a hint,
+    /// changes nothing. Neighbours mostly share the key's group; only at a
+    /// group's ends does one need a group of its own.
     #[inline]
-    pub(super) fn prefetch(&self, key: u64) {
-        if self.len > 0 {
-            crate::hint::prefetch(&self.groups, self.home(key) / GROUP);
+    pub(super) fn prefetch_around(&self, key: u64) {
+        if self.len == 0 {
+            return;
+        }
+        let ask = |k: u64| crate::hint::prefetch(&self.groups, self.home(k) / GROUP);
+        ask(key);
+        match (key % GROUP as u64) as usize {
+            0 => ask(key.wrapping_sub(1)),
+            r if r == GROUP - 1 => ask(key.wrapping_add(1)),
+            _ => {}
         }
     }
 
