@@ -738,10 +738,10 @@ mod tests {
         assert!(saturated > 100, "too few saturated runs: {saturated}");
     }
 
-    /// The batched hot loop is `place` move by move: on random games (with
-    /// columns past both edges, full columns and wins) it stops at the first
-    /// move that is not ordinary and leaves the same array, in lanes at
-    /// and below their limit.
+    /// Each store's batched hot loop is `place` move by move: on random
+    /// games (with columns past both edges, full columns and wins) it stops
+    /// at the first move that is not ordinary and leaves the same board, in
+    /// lanes at and below their limit.
     #[test]
     fn place_ordinary_is_place_move_by_move() {
         fn check<L: Lane>(rng: &mut Rng, max_z: u64) -> (usize, usize) {
@@ -788,6 +788,50 @@ mod tests {
             }
             assert_eq!(done, ordinary, "{w}x{h} z={z} {moves:?}");
             assert_eq!(fast.snapshot(), slow.snapshot(), "{w}x{h} z={z} {moves:?}");
+            // The sparse map's loop, with its columns in an array and (moved
+            // past 2^40) in the keyed table: the same stop, the same owners
+            // and the same runs as the array's.
+            let offset = 1u64 << 40;
+            for shift in [0, offset] {
+                let x = w as u64 + shift;
+                let mut sparse = Sparse::<L>::new(&Nat::from(x));
+                let shifted: Vec<u64> = moves
+                    .iter()
+                    .map(|&c| if c == 0 { 0 } else { c + shift })
+                    .collect();
+                let (mut done, mut player) = (0, Player::One);
+                while done < shifted.len() {
+                    let end = (done + 1 + rng.below(20) as usize).min(shifted.len());
+                    let limits = [x, u64::from(h), z];
+                    let played =
+                        sparse.place_ordinary(&shifted[done..end], player, limits, usize::MAX);
+                    if played % 2 == 1 {
+                        player = player.other();
+                    }
+                    done += played;
+                    if done < end {
+                        break;
+                    }
+                }
+                assert_eq!(done, ordinary, "sparse +{shift}: {w}x{h} z={z} {moves:?}");
+                for col in 0..w {
+                    let n = Nat::from(col as u64 + 1 + shift);
+                    assert_eq!(sparse.height(&n), slow.height(col));
+                    for row in 0..u64::from(h) {
+                        assert_eq!(sparse.owner(&n, row), slow.owner(col, row));
+                    }
+                    if slow.height(col) < u64::from(h) {
+                        for p in [Player::One, Player::Two] {
+                            let top = slow.heights[col] as usize;
+                            assert_eq!(
+                                sparse.longest_if_played(&n, None, p),
+                                slow.longest_if_played(col, top, p),
+                                "sparse +{shift}: {w}x{h} z={z} {moves:?}"
+                            );
+                        }
+                    }
+                }
+            }
             (ordinary, usize::from(ordinary < moves.len()))
         }
         let mut rng = Rng::new(77);
