@@ -5,7 +5,7 @@ use std::process::Output;
 
 use connectz::judge_bytes;
 
-use crate::support::{marker, processes_with, run_cz, run_cz_within};
+use crate::support::{Scratch, marker, processes_with, run_cz, run_cz_within};
 
 fn cz(args: &[&str]) -> Output {
     run_cz(args, b"")
@@ -63,9 +63,8 @@ fn explain_trace_draws_every_move() {
 
 #[test]
 fn render_writes_an_svg_with_the_line_marked() {
-    let dir = std::env::temp_dir().join(format!("cz-render-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let svg = dir.join("board.svg");
+    let scratch = Scratch::new("render");
+    let svg = scratch.path("board.svg");
     let out = cz(&[
         "render",
         "tests/cases/1-win-player-1/brief-sample.txt",
@@ -77,7 +76,6 @@ fn render_writes_an_svg_with_the_line_marked() {
     assert!(text.starts_with("<svg") && text.contains("code 1 (win for player 1)"));
     assert_eq!(text.matches(r#"<circle class="run""#).count(), 3);
     assert!(text.contains("<title id=\"title\">brief-sample.txt: code 1"));
-    fs::remove_dir_all(&dir).unwrap();
     // `-o -`: the same picture on standard output, and nothing else.
     let out = cz(&[
         "render",

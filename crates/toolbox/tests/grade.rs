@@ -4,38 +4,14 @@
 //! browser test opens its HTML report.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{marker, processes_with, root, run_cz};
+use crate::support::{Scratch, marker, processes_with, root, run_cz};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A scratch folder for one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("cz-grade-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn str(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A manifest of shell candidates: (name, script below tests/fixtures).
@@ -57,7 +33,7 @@ fn json(path: &Path) -> Value {
 
 #[test]
 fn a_class_is_ranked_and_reported_in_four_forms() {
-    let scratch = Scratch::new("class");
+    let scratch = Scratch::new("grade-class");
     let toml = scratch.path("class.toml");
     manifest(
         &toml,
@@ -191,7 +167,7 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
 
 #[test]
 fn speed_is_graded_against_the_reference() {
-    let scratch = Scratch::new("perf");
+    let scratch = Scratch::new("grade-perf");
     let toml = scratch.path("perf.toml");
     // A candidate that always says 0: right on the dense fill (a draw) and
     // on the one small file (the first generated game is a draw).
@@ -306,7 +282,7 @@ fn a_candidate_that_hangs_is_given_up_on() {
 
 #[test]
 fn bad_manifests_and_templates_are_usage_errors() {
-    let scratch = Scratch::new("usage");
+    let scratch = Scratch::new("grade-usage");
     let bad = scratch.path("bad.toml");
     fs::write(&bad, "[[candidate]]\nname = \"a\"\n").unwrap();
     let twice = scratch.path("twice.toml");

@@ -3,23 +3,17 @@
 
 use connectz::judge_bytes;
 
-use crate::support::run_cz;
+use crate::support::{FRAME_5X4_3, Scratch, run_cz};
 
 fn play(args: &[&str], script: &str) -> (String, Option<Vec<u8>>) {
-    let dir = std::env::temp_dir().join(format!(
-        "cz-play-{}-{}",
-        std::process::id(),
-        args.join("_").len() + script.len()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let save = dir.join("game.txt");
+    let scratch = Scratch::new(&format!("play-{}", args.join("_").len() + script.len()));
+    let save = scratch.path("game.txt");
     let mut full = vec!["play"];
     full.extend_from_slice(args);
     full.extend(["--save", save.to_str().unwrap()]);
     let out = run_cz(&full, script.as_bytes());
     assert!(out.status.success());
     let saved = std::fs::read(&save).ok();
-    std::fs::remove_dir_all(&dir).unwrap();
     (String::from_utf8(out.stdout).unwrap(), saved)
 }
 
@@ -64,17 +58,10 @@ fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
     // moves first and the human keeps playing column 1.
     let (out, saved) = play(
         &[
-            "--level",
-            "perfect",
-            "--first",
-            "engine",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--connect",
-            "3",
-        ],
+            &["--level", "perfect", "--first", "engine"],
+            &FRAME_5X4_3[..],
+        ]
+        .concat(),
         &"1\n".repeat(20),
     );
     assert!(out.contains("game over: the engine wins"), "{out}");

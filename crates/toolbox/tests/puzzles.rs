@@ -6,7 +6,7 @@ use std::fs;
 use connectz::{Finding, Player, judge_bytes};
 use connectz_games::snapshot::{Side, Verdict, judge_grid};
 
-use crate::support::{root, run_cz};
+use crate::support::{FRAME_5X4_3, Scratch, root, run_cz};
 
 fn cz(args: &[&str], stdin: Option<&[u8]>) -> String {
     let out = run_cz(args, stdin.unwrap_or(b""));
@@ -217,23 +217,18 @@ fn solve_takes_the_empty_frame_letters_and_both_job_modes() {
 
 #[test]
 fn book_is_made_resumed_and_read_back() {
-    let dir = std::env::temp_dir().join(format!("cz-book-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("5x4.book");
+    let scratch = Scratch::new("book");
+    let path = scratch.path("5x4.book");
     let path_text = path.to_str().unwrap();
-    let frame = [
-        "--width",
-        "5",
-        "--height",
-        "4",
-        "--connect",
-        "3",
-        "--depth",
-        "4",
-    ];
     let args = |extra: &[&'static str]| -> Vec<String> {
         let mut v: Vec<String> = vec!["book".into(), path_text.into()];
-        v.extend(frame.iter().chain(extra).map(|s| s.to_string()));
+        v.extend(
+            FRAME_5X4_3
+                .iter()
+                .chain(&["--depth", "4"])
+                .chain(extra)
+                .map(|s| s.to_string()),
+        );
         v
     };
     let run = |extra: &[&'static str]| {
@@ -252,16 +247,7 @@ fn book_is_made_resumed_and_read_back() {
         .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
         .collect();
     let solved = cz(
-        &[
-            "solve",
-            "--weak",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--connect",
-            "3",
-        ],
+        &[&["solve", "--weak"], &FRAME_5X4_3[..]].concat(),
         Some(positions.as_bytes()),
     );
     assert_eq!(solved, entries);
@@ -276,7 +262,6 @@ fn book_is_made_resumed_and_read_back() {
     let out = run_cz(&["book", path_text, "--width", "6", "--depth", "1"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(fs::read_to_string(&path).unwrap(), whole);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Helpers shared by the test modules.
 
+use std::fs;
 use std::path::PathBuf;
 
 /// The repository root (the top of the workspace).
@@ -86,3 +87,34 @@ pub fn processes_with(marker: &str) -> Vec<String> {
 pub fn marker(k: u32) -> String {
     format!("{}{k}", 900_000 + std::process::id() % 100_000)
 }
+
+/// A scratch folder for one test (`cz-NAME-PID` in the temporary folder),
+/// removed when dropped, so a failing test leaves nothing behind.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("cz-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    pub fn str(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A frame small enough to solve at once: 5 x 4, lines of 3 (the side that
+/// moves first wins).
+pub const FRAME_5X4_3: [&str; 6] = ["--width", "5", "--height", "4", "--connect", "3"];
