@@ -774,18 +774,7 @@ mod tests {
             }
             // Batched, in chunks of random sizes.
             let mut fast = Dense::<L>::try_new(w, h).unwrap();
-            let (mut done, mut player) = (0, Player::One);
-            while done < moves.len() {
-                let end = (done + 1 + rng.below(20) as usize).min(moves.len());
-                let played = fast.place_ordinary(&moves[done..end], player, z);
-                if played % 2 == 1 {
-                    player = player.other();
-                }
-                done += played;
-                if done < end {
-                    break;
-                }
-            }
+            let done = in_chunks(rng, &moves, |m, p| fast.place_ordinary(m, p, z));
             assert_eq!(done, ordinary, "{w}x{h} z={z} {moves:?}");
             assert_eq!(fast.snapshot(), slow.snapshot(), "{w}x{h} z={z} {moves:?}");
             // The sparse map's loop, with its columns in an array and (moved
@@ -799,20 +788,10 @@ mod tests {
                     .iter()
                     .map(|&c| if c == 0 { 0 } else { c + shift })
                     .collect();
-                let (mut done, mut player) = (0, Player::One);
-                while done < shifted.len() {
-                    let end = (done + 1 + rng.below(20) as usize).min(shifted.len());
-                    let limits = [x, u64::from(h), z];
-                    let played =
-                        sparse.place_ordinary(&shifted[done..end], player, limits, usize::MAX);
-                    if played % 2 == 1 {
-                        player = player.other();
-                    }
-                    done += played;
-                    if done < end {
-                        break;
-                    }
-                }
+                let limits = [x, u64::from(h), z];
+                let done = in_chunks(rng, &shifted, |m, p| {
+                    sparse.place_ordinary(m, p, limits, usize::MAX)
+                });
                 assert_eq!(done, ordinary, "sparse +{shift}: {w}x{h} z={z} {moves:?}");
                 for col in 0..w {
                     let n = Nat::from(col as u64 + 1 + shift);
@@ -833,6 +812,28 @@ mod tests {
                 }
             }
             (ordinary, usize::from(ordinary < moves.len()))
+        }
+        /// Feeds `moves` to a batched loop `play` in chunks of random sizes,
+        /// the players alternating, until it stops short; returns how many
+        /// it played.
+        fn in_chunks(
+            rng: &mut Rng,
+            moves: &[u64],
+            mut play: impl FnMut(&[u64], Player) -> usize,
+        ) -> usize {
+            let (mut done, mut player) = (0, Player::One);
+            while done < moves.len() {
+                let end = (done + 1 + rng.below(20) as usize).min(moves.len());
+                let played = play(&moves[done..end], player);
+                if played % 2 == 1 {
+                    player = player.other();
+                }
+                done += played;
+                if done < end {
+                    break;
+                }
+            }
+            done
         }
         let mut rng = Rng::new(77);
         let (mut played, mut stops) = (0, 0);
