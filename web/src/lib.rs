@@ -65,7 +65,7 @@ pub fn explain(report: &Report, name: &str) -> String {
     let mut out = account::json(report, name);
     out.pop(); // the closing brace
     let rule = report.verdict.rule();
-    if let Some(clause) = clause(rule) {
+    if let Some(clause) = spec::clause(rule) {
         out.push_str(&format!(
             ",\"clause\":{{\"id\":{},\"file\":{},\"text\":{}}}",
             json_string(&clause.id),
@@ -83,14 +83,10 @@ pub fn explain(report: &Report, name: &str) -> String {
     out
 }
 
-/// The clause of the embedded spec with this id.
-fn clause(id: &str) -> Option<spec::Clause> {
-    spec::clauses().ok()?.into_iter().find(|c| c.id == id)
-}
-
 /// The board of `file` after its first `moves` counters: the file judged up
 /// to the line that placed the last of them, as [`explain`] describes that
-/// prefix (its code is that of the game so far).
+/// prefix (its code is that of the game so far; its `moves`, the counters
+/// shown, fewer than asked where the game has fewer).
 pub fn replay(file: &[u8], moves: u64, name: &str) -> String {
     let mut judge = account::keeping_board();
     for line in file.split_inclusive(|&b| b == b'\n') {
@@ -99,12 +95,7 @@ pub fn replay(file: &[u8], moves: u64, name: &str) -> String {
         }
         judge.feed(line);
     }
-    let report = judge.finish();
-    let placed = report.game.as_ref().map_or(0, |g| g.placed());
-    let mut out = explain(&report, name);
-    out.pop();
-    out.push_str(&format!(",\"shown\":{placed}}}"));
-    out
+    explain(&judge.finish(), name)
 }
 
 /// `cz board`: who moves, who won, or why no game reaches the grid.
@@ -198,7 +189,7 @@ mod tests {
         let file = b"7 6 4\n1\n2\n1\n2\n1\n2\n1\n";
         for k in 0..=7 {
             let json = replay(file, k, "g");
-            assert_eq!(field(&json, "shown"), k.to_string());
+            assert_eq!(field(&json, "moves"), k.to_string());
             let code = if k == 7 { "1" } else { "3" };
             assert_eq!(field(&json, "code"), code, "after {k} moves");
         }

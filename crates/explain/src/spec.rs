@@ -237,6 +237,16 @@ pub fn clauses() -> Result<Vec<Clause>, String> {
     Ok(out)
 }
 
+/// The clause of the embedded spec with this id; the spec is parsed once
+/// per process. `None` for an id the spec does not have (or a spec that
+/// does not parse, which `clauses` reports).
+pub fn clause(id: &str) -> Option<&'static Clause> {
+    static ALL: std::sync::OnceLock<Vec<Clause>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| clauses().unwrap_or_default())
+        .iter()
+        .find(|c| c.id == id)
+}
+
 /// Parses one spec file.
 ///
 /// # Errors

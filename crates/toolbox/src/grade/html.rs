@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use connectz::judge_bytes_with;
 use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_explain::spec::{Class, clauses};
+use connectz_explain::spec::{Class, clause};
 
 use super::perf::{Row, Verdict, Workload};
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
@@ -608,7 +608,6 @@ fn chart(class: &ClassReport, workloads: &[Workload]) -> String {
 
 /// The text of every clause a report links to.
 fn clause_section(cited: &BTreeSet<String>) -> String {
-    let all = clauses().unwrap_or_default();
     let mut out = String::from(
         "<section id=\"clauses\"><h2>Spec clauses cited</h2>\n<p class=\"muted\">From spec/ of the reference, as it was built.</p>\n",
     );
@@ -619,7 +618,7 @@ fn clause_section(cited: &BTreeSet<String>) -> String {
             clause_anchor(id),
             markup(id)
         );
-        match all.iter().find(|c| &c.id == id) {
+        match clause(id) {
             Some(c) => {
                 let _ = write!(
                     out,
