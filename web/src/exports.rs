@@ -96,7 +96,7 @@ pub extern "C" fn cz_replay(len: usize, name_len: usize, moves: u32) -> usize {
     let mut state = state();
     let len = len.min(state.input.len());
     let end = (len + name_len).min(state.input.len());
-    let name = String::from_utf8_lossy(&state.input[len..end]).into_owned();
+    let name = String::from_utf8_lossy(&state.input[len..end]);
     let text = crate::replay(&state.input[..len], u64::from(moves), &name);
     answer(&mut state, text)
 }
@@ -109,14 +109,8 @@ pub extern "C" fn cz_replay(len: usize, name_len: usize, moves: u32) -> usize {
 pub extern "C" fn cz_board(len: usize, z: u32, first: u32, empty: u32, gravity: u32) -> usize {
     let mut state = state();
     let symbol = |c: u32| char::from_u32(c).filter(|&c| c != '\0');
-    let grid = state.input[..len.min(state.input.len())].to_vec();
-    let text = crate::board(
-        &grid,
-        z as usize,
-        symbol(first),
-        symbol(empty),
-        gravity != 0,
-    );
+    let grid = &state.input[..len.min(state.input.len())];
+    let text = crate::board(grid, z as usize, symbol(first), symbol(empty), gravity != 0);
     answer(&mut state, text)
 }
 
