@@ -263,6 +263,9 @@ mod tests {
             let mut expected: Vec<(u64, u64)> = model.into_iter().collect();
             expected.sort_unstable();
             assert_eq!(entries, expected);
+            // No column is 0: the empty slots' key is never found.
+            assert_eq!(table.get(0), None);
+            assert_eq!(table.get_mut(0), None);
             // At most 3/4 full, at least 3/8 once past the smallest size.
             let slots = table.slots();
             assert!(table.len() * 4 <= slots * 3);
