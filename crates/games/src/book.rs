@@ -209,7 +209,7 @@ impl Book {
             return None;
         }
         if p.can_win_next() {
-            let score = (self.shape.cells() + 1 - p.moves()) / 2;
+            let score = self.shape.win_score(p.moves());
             return Some(if self.weak { score.signum() } else { score });
         }
         self.scores.get(&p.symmetric_key()).copied()
@@ -225,7 +225,7 @@ impl Book {
                 continue;
             }
             let score = if p.is_winning_move(c) {
-                let s = (shape.cells() + 1 - p.moves()) / 2;
+                let s = shape.win_score(p.moves());
                 if self.weak { s.signum() } else { s }
             } else {
                 let mut child = *p;

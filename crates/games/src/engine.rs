@@ -248,14 +248,14 @@ fn alphabeta_root(p: &Position, depth: u32) -> (i32, usize) {
 fn alphabeta(p: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let cells = p.shape().cells();
     if p.can_win_next() {
-        return WIN + (cells + 1 - p.moves()) / 2;
+        return WIN + p.shape().win_score(p.moves());
     }
     if p.moves() >= cells {
         return 0;
     }
     let moves = ordered_moves(p);
     if moves.is_empty() {
-        return -(WIN + (cells - p.moves()) / 2);
+        return -(WIN + p.shape().win_score(p.moves() + 1));
     }
     if depth == 0 {
         // Threat cells count most; the centre a little.

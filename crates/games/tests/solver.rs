@@ -122,8 +122,27 @@ fn other_frames_and_line_lengths() {
     }
 }
 
-/// Exact scores by a memoised minimax over every continuation.
+/// Exact scores by a memoised minimax over every continuation, scored in
+/// the words of r[solve.score] and sharing no formula with the solver: the
+/// counters of each side are tallied as they are played, and a win scores
+/// (cells + 1) / 2 + 1 minus the winner's tally.
 fn memo_minimax(p: &Position, memo: &mut std::collections::HashMap<u128, i32>) -> i32 {
+    // Counters so far: the first player's are the 1st, 3rd, ... moves.
+    let (mut mover, mut other) = (0, 0);
+    for _ in 0..p.moves() {
+        (mover, other) = (other, mover + 1);
+    }
+    tallied_minimax(p, mover, other, memo)
+}
+
+/// Negamax with `mover` and `other` the counters the side to move and its
+/// opponent have played.
+fn tallied_minimax(
+    p: &Position,
+    mover: i32,
+    other: i32,
+    memo: &mut std::collections::HashMap<u128, i32>,
+) -> i32 {
     if let Some(&s) = memo.get(&p.key()) {
         return s;
     }
@@ -134,11 +153,11 @@ fn memo_minimax(p: &Position, memo: &mut std::collections::HashMap<u128, i32>) -
             continue;
         }
         let score = if p.is_winning_move(col) {
-            (cells + 1 - p.moves()) / 2
+            (cells + 1) / 2 + 1 - (mover + 1)
         } else {
             let mut next = *p;
             next.play_column(col);
-            -memo_minimax(&next, memo)
+            -tallied_minimax(&next, other, mover + 1, memo)
         };
         best = best.max(score);
     }

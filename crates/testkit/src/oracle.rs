@@ -364,7 +364,10 @@ pub fn game_value(width: usize, height: usize, z: usize, moves: &[usize]) -> Opt
             grid[c][heights[c]] = player;
             heights[c] += 1;
             let score = if has_run(grid, z, player) {
-                (cells + 1 - played) / 2
+                // r[solve.score], in its own words: (cells + 1) / 2 + 1
+                // minus the counters the winner has on the grid now.
+                let counters = grid.iter().flatten().filter(|&&o| o == player).count() as i32;
+                (cells + 1) / 2 + 1 - counters
             } else {
                 -negamax(grid, heights, played + 1, cells, z, memo)
             };

@@ -126,9 +126,26 @@ impl Shape {
         (self.width * self.height) as i32
     }
 
+    /// The score of a win completed by the side to move's next counter when
+    /// `moves` counters have been played (r[solve.score]).
+    pub fn win_score(&self, moves: i32) -> i32 {
+        win_score(self.cells(), moves)
+    }
+
     fn geometry<W: Word>(&self) -> Geometry<W> {
         Geometry::new(self.width, self.height, self.z)
     }
+}
+
+/// The score (r[solve.score]) of a win completed by the side to move's next
+/// counter on a frame of `cells` cells when `moves` counters have been
+/// played: (cells + 1) / 2 + 1 minus the winner's counters, which are then
+/// moves / 2 + 1 (each side has played half the moves, rounded down for the
+/// side to move). The two halvings are separate: on a frame with an odd
+/// number of cells, `(cells + 1 - moves) / 2` would give the second player
+/// one less.
+pub(crate) fn win_score(cells: i32, moves: i32) -> i32 {
+    (cells + 1) / 2 - moves / 2
 }
 
 /// The column of a move character: `1` to `9`, then `a` (10) to `z` (35),
@@ -426,7 +443,7 @@ impl Solver {
                 if !p.can_play(col) {
                     None
                 } else if p.is_winning_move(col) {
-                    Some((cells + 1 - p.moves()) / 2)
+                    Some(win_score(cells, p.moves()))
                 } else {
                     let mut next = *p;
                     next.play_column(col);

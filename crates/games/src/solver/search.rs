@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::geometry::{Geometry, Lines};
 use super::table::{Bound, View};
+use super::win_score;
 use super::word::Word;
 
 /// A position over word `W`: the side to move's counters and all counters.
@@ -139,10 +140,15 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         let cells = self.g.cells();
         let threats = p.opponent_wins::<L>(&self.g);
         if !(p.own_wins::<L>(&self.g) & p.possible(&self.g)).is_zero() {
-            let score = (cells + 1 - p.moves) / 2;
+            let score = win_score(cells, p.moves);
             return if weak { score.signum() } else { score };
         }
-        let (mut min, mut max) = (-(cells - p.moves) / 2, (cells + 1 - p.moves) / 2);
+        // No win now: at best the side to move wins with its next counter but
+        // one, at worst the opponent wins with its next.
+        let (mut min, mut max) = (
+            -win_score(cells, p.moves + 1),
+            win_score(cells, p.moves + 2),
+        );
         if weak {
             min = min.max(-1);
             max = max.min(1);
@@ -186,19 +192,24 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         let cells = g.cells();
         let next = non_losing(p.possible(g), threats);
         if next.is_zero() {
-            return -(cells - p.moves) / 2;
+            // Every move lets the opponent complete a line next.
+            return -win_score(cells, p.moves + 1);
         }
         if p.moves >= cells - 2 {
             return 0;
         }
-        let min = -(cells - 2 - p.moves) / 2;
+        // The opponent cannot win with its next counter (moves are chosen
+        // among those that do not allow it), so at the earliest with the one
+        // after; the side to move cannot win now, so at the earliest with its
+        // next counter but one.
+        let min = -win_score(cells, p.moves + 3);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
                 return alpha;
             }
         }
-        let max = (cells - 1 - p.moves) / 2;
+        let max = win_score(cells, p.moves + 2);
         if beta > max {
             beta = max;
             if alpha >= beta {
