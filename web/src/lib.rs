@@ -185,6 +185,17 @@ mod tests {
     /// Replaying shows the board after exactly the moves asked for, and the
     /// last step is the whole game's verdict.
     #[test]
+    fn numbers_longer_than_a_format_width_are_explained() {
+        // A frame and a column of 65,536 digits (r[resource.numbers]).
+        let file = format!("1{} 6 4\n{}\n", "0".repeat(65_536), "5".repeat(65_536));
+        let mut session = Session::new("huge");
+        session.feed(file.as_bytes());
+        let json = session.finish();
+        assert!(json.contains("\"code\":3"));
+        assert!(replay(file.as_bytes(), 1, "huge").contains("\"moves\":1"));
+    }
+
+    #[test]
     fn replay_stops_after_the_moves_asked_for() {
         let file = b"7 6 4\n1\n2\n1\n2\n1\n2\n1\n";
         for k in 0..=7 {

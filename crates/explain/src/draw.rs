@@ -166,7 +166,10 @@ pub fn draw(game: &Game, style: Style) -> String {
         let label = column.to_string();
         let wide = (label.len() as u64).div_ceil(2);
         if k == 0 || (column.to_u64().is_some_and(|c| c % 5 == 0) && k + wide <= window.columns) {
-            let _ = write!(out, "{label:<width$}", width = (wide * 2) as usize);
+            // Padded by hand: a format width is limited to 65,535, and a
+            // column may have more digits than that.
+            out.push_str(&label);
+            out.extend(std::iter::repeat_n(' ', (wide * 2) as usize - label.len()));
             k += wide;
         } else {
             out.push_str("  ");
