@@ -11,6 +11,7 @@ use nom::character::complete::char;
 use nom::combinator::all_consuming;
 use nom::{IResult, Parser};
 
+use crate::memory::Exhausted;
 use crate::nat::Nat;
 
 /// What is wrong with a file that does not conform to the format (code 8).
@@ -113,14 +114,13 @@ fn fault_at(line: &[u8], rest: &[u8]) -> FormatFault {
 }
 
 /// r[format.positive], r[decision.zero]: zero is a format fault, never a column or frame fault.
-fn positive(line: &[u8], field: &[u8]) -> Result<Nat, FormatFault> {
+fn positive(line: &[u8], field: &[u8]) -> Result<(), FormatFault> {
     // `field` is a subslice of `line` that passed `digits`.
-    let value = Nat::from_ascii_digits(field);
-    if value.is_zero() {
+    if field.iter().all(|&d| d == b'0') {
         let column = field.as_ptr() as usize - line.as_ptr() as usize + 1;
         return Err(FormatFault::Zero { column });
     }
-    Ok(value)
+    Ok(())
 }
 
 /// r[format.empty-line], r[decision.blank-line]: no line is empty.
@@ -137,6 +137,28 @@ fn check_line(line: &[u8]) -> Result<(), FormatFault> {
 /// # Errors
 /// The first fault in the line, by byte position.
 pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
+    header_digits(line).map(|[x, y, z]| Header {
+        x: Nat::from_ascii_digits(x),
+        y: Nat::from_ascii_digits(y),
+        z: Nat::from_ascii_digits(z),
+    })
+}
+
+/// [`parse_header`] in two steps, for a caller that must not abort: the
+/// fault, if any, then the header, or [`Exhausted`] when its numbers cannot
+/// be held (r[decision.out-of-memory]).
+pub(crate) fn try_parse_header(line: &[u8]) -> Result<Result<Header, Exhausted>, FormatFault> {
+    header_digits(line).map(|[x, y, z]| {
+        Ok(Header {
+            x: Nat::try_from_ascii_digits(x)?,
+            y: Nat::try_from_ascii_digits(y)?,
+            z: Nat::try_from_ascii_digits(z)?,
+        })
+    })
+}
+
+/// The digits of line 1's three numbers, checked by the grammar.
+fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
     check_line(line)?;
     let (_, [x, y, z]) = header_fields(line).map_err(|e| match e {
         nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
@@ -144,11 +166,10 @@ pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
             column: line.len() + 1,
         },
     })?;
-    Ok(Header {
-        x: positive(line, x)?,
-        y: positive(line, y)?,
-        z: positive(line, z)?,
-    })
+    positive(line, x)?;
+    positive(line, y)?;
+    positive(line, z)?;
+    Ok([x, y, z])
 }
 
 /// Parses a move line (without its terminator): the column, 1-based.

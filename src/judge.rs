@@ -5,7 +5,8 @@ use memchr::memchr;
 
 use crate::board::Storage;
 use crate::game::{Effect, Game, Keep};
-use crate::grammar::{FormatFault, Header, move_digits, parse_header};
+use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
+use crate::memory::Exhausted;
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
 use crate::rules::winnable;
@@ -363,12 +364,15 @@ impl Judge {
         let number = self.lines;
         let locate = |fault: FormatFault| partial.map_or(fault.clone(), |p| p.locate(fault));
         if number == 1 {
-            match parse_header(content) {
+            match try_parse_header(content) {
                 Err(fault) => self.record(Finding::Format {
                     line: 1,
                     fault: locate(fault),
                 }),
-                Ok(header) => self.take_header(header),
+                Ok(Ok(header)) => self.take_header(header),
+                // r[decision.out-of-memory]: without X, the rest of the file
+                // is read for format faults only.
+                Ok(Err(Exhausted)) => self.record(Finding::Exhausted { line: 1 }),
             }
             return;
         }
@@ -395,7 +399,11 @@ impl Judge {
                 column: Nat::from_ascii_digits(shown),
             });
         }
-        let column = Nat::from_ascii_digits(digits);
+        let Ok(column) = Nat::try_from_ascii_digits(digits) else {
+            // r[decision.out-of-memory]: the board is given up.
+            self.game = None;
+            return self.record(Finding::Exhausted { line: number });
+        };
         match self.watch {
             Watch::Play => self.place(number, column),
             Watch::Columns => {

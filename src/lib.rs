@@ -29,6 +29,7 @@ pub mod game;
 pub mod grammar;
 mod hint;
 pub mod judge;
+pub mod memory;
 pub mod nat;
 mod partial;
 pub mod read;

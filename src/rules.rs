@@ -12,12 +12,12 @@ use crate::nat::Nat;
 /// carries the proof that nothing else can be won. r[decision.unwinnable]:
 /// this, not "a line fits", is what code 7 means.
 pub fn winnable(x: &Nat, y: &Nat, z: &Nat) -> bool {
-    let one = Nat::from(1);
-    let two = Nat::from(2);
+    // x + 1 >= 2z is compared digit by digit: a header's numbers may be as
+    // long as memory holds, and this makes no other number.
     *z == 1
-        || (*y >= two && x >= z)
-        || (*x >= two && y >= z)
-        || (*y == 1 && x.add(&one) >= z.add(z))
+        || (*y >= 2 && x >= z)
+        || (*x >= 2 && y >= z)
+        || (*y == 1 && x.succ_cmp_double(z).is_ge())
 }
 
 #[cfg(test)]

@@ -178,9 +178,7 @@ pub(crate) struct Placement {
     back: u64,
 }
 
-/// Memory ran out: the board cannot hold another counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Exhausted;
+pub use crate::memory::Exhausted;
 
 fn tag(player: Player) -> u64 {
     u64::from(player.number())
@@ -255,8 +253,8 @@ pub enum Storage {
 pub const UP_FRONT_BYTES: u64 = 64 << 20;
 /// No array has more cells than this (its index must fit the address space).
 pub const MAX_DENSE_CELLS: u64 = 1 << 34;
-/// The sparse map moves to an array once this fraction (1/n) of the frame
-/// holds counters, so the array costs at most n cells per counter.
+/// The sparse map moves to an array once the array (its columns' heights and
+/// top runs counted) costs at most this many cells' bytes per counter.
 pub const PROMOTE_AT: u64 = 8;
 
 /// The counters on the frame.
@@ -279,7 +277,7 @@ pub enum Landing {
     OffFrame,
     /// The column is full: nothing placed.
     Full,
-    /// Memory ran out: nothing placed, and the board is no longer usable.
+    /// Memory ran out: the board is no longer usable.
     Exhausted,
     /// Placed on this row (1-based); the run through it, when runs are
     /// looked for and it is at least z long.
@@ -296,6 +294,15 @@ fn dense_dims(x: &Nat, y: &Nat) -> Option<(usize, u32, u64)> {
     let (w, h) = (x.to_u64()?, y.to_u64()?);
     let cells = w.checked_mul(h).filter(|&c| c <= MAX_DENSE_CELLS)?;
     Some((usize::try_from(w).ok()?, u32::try_from(h).ok()?, cells))
+}
+
+/// Bytes of the array store of a `w` by `h` frame with lanes of `bits`:
+/// four lanes a cell, and a height and a top run (four bytes each) a column.
+fn dense_bytes(bits: u32, w: u64, h: u64) -> u64 {
+    let cell_bytes = u64::from(bits) / 2;
+    w.saturating_mul(h)
+        .saturating_mul(cell_bytes)
+        .saturating_add(w.saturating_mul(8))
 }
 
 /// The bits a lane needs: the longest run it must tell apart is
@@ -321,13 +328,12 @@ impl Board {
     pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
         let bits = lane_bits(x, z);
         let dims = dense_dims(x, y);
-        let cell_bytes = u64::from(bits) / 2; // four lanes
         let up_front = match storage {
             Storage::Sparse => false,
             Storage::Dense => dims.is_some(),
-            Storage::Auto => {
-                dims.is_some_and(|(_, _, cells)| cells.saturating_mul(cell_bytes) <= UP_FRONT_BYTES)
-            }
+            Storage::Auto => dims.is_some_and(|(w, h, _)| {
+                dense_bytes(bits, w as u64, u64::from(h)) <= UP_FRONT_BYTES
+            }),
         };
         let store = up_front
             .then(|| dims.and_then(|(w, h, _)| dense_store(bits, w, h)))
@@ -335,7 +341,12 @@ impl Board {
             .unwrap_or_else(|| sparse_store(bits, x));
         let promote_at = match (storage, dims) {
             (Storage::Sparse, _) | (_, None) => u64::MAX,
-            (_, Some((_, _, cells))) => (cells / PROMOTE_AT).max(1),
+            // Once the array costs at most PROMOTE_AT cells' bytes a
+            // counter, its columns' heights and top runs counted.
+            (_, Some((w, h, _))) => {
+                let cell_bytes = u64::from(bits) / 2;
+                (dense_bytes(bits, w as u64, u64::from(h)) / (PROMOTE_AT * cell_bytes)).max(1)
+            }
         };
         Board {
             store,
@@ -401,8 +412,10 @@ impl Board {
     pub fn keep_heights_only(&mut self) {
         let heights = with_store!(&self.store,
             dense d => {
-                // The array already held a height per column: keep one.
-                let mut h = Heights::new(&self.x, u64::MAX);
+                // A height per occupied column, as the sparse store keeps
+                // them: in an array for narrow frames, else in the table (an
+                // array of every column could cost more than the board did).
+                let mut h = Heights::new(&self.x, ARRAY_COLUMNS);
                 for (c, &height) in d.heights.iter().enumerate() {
                     if height > 0 {
                         match h.entry(&Nat::from(c as u64 + 1)) {
@@ -463,9 +476,13 @@ impl Board {
         if self.placed >= self.promote_at {
             self.promote();
         }
-        let run = z
-            .filter(|z| **z <= placed.length)
-            .map(|_| run_from(column.clone(), placed, player));
+        let run = match z.filter(|z| **z <= placed.length) {
+            None => None,
+            Some(_) => match run_from(column.clone(), placed, player) {
+                Ok(run) => Some(run),
+                Err(Exhausted) => return Landing::Exhausted,
+            },
+        };
         Landing::Placed {
             row: placed.row + 1,
             run,
@@ -652,7 +669,9 @@ fn dense_index(column: &Nat) -> Option<usize> {
     usize::try_from(column.to_u64()?.checked_sub(1)?).ok()
 }
 
-fn run_from(column: Nat, placed: Placement, player: Player) -> WinningRun {
+/// The run completed by `placed`, from its start; [`Exhausted`] when the
+/// start's column number (a column past 2^64) cannot be made.
+fn run_from(column: Nat, placed: Placement, player: Player) -> Result<WinningRun, Exhausted> {
     let Placement {
         row,
         direction,
@@ -660,25 +679,24 @@ fn run_from(column: Nat, placed: Placement, player: Player) -> WinningRun {
         back,
     } = placed;
     // Walk `back` steps towards the start of the line.
+    let start = |column: Nat| -> Result<Nat, Exhausted> {
+        Ok(column
+            .try_checked_sub(&Nat::from(back))?
+            .unwrap_or(Nat::ZERO))
+    };
     let (column, row) = match direction {
         Direction::Vertical => (column, row + 1 - back),
-        Direction::Horizontal => (column.checked_sub_u64(back).unwrap_or(Nat::ZERO), row + 1),
-        Direction::Diagonal => (
-            column.checked_sub_u64(back).unwrap_or(Nat::ZERO),
-            row + 1 - back,
-        ),
-        Direction::AntiDiagonal => (
-            column.checked_sub_u64(back).unwrap_or(Nat::ZERO),
-            row + 1 + back,
-        ),
+        Direction::Horizontal => (start(column)?, row + 1),
+        Direction::Diagonal => (start(column)?, row + 1 - back),
+        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
     };
-    WinningRun {
+    Ok(WinningRun {
         player,
         column,
         row,
         direction,
         length,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -976,18 +994,29 @@ mod tests {
         let kind =
             |x: u64, y: u64, z: u64| Board::new(&n(x), &n(y), &n(z), Storage::Auto).store_kind();
         assert_eq!(kind(7, 6, 4), ("dense", 8));
-        assert_eq!(kind(4096, 4096, 4), ("dense", 8));
+        // The up-front budget counts the cells (four bytes) and a height and
+        // a top run a column (eight bytes): 4095^2 cells fit 64 MiB with their
+        // columns, 4096^2 do not.
+        assert_eq!(kind(4095, 4095, 4), ("dense", 8));
+        assert_eq!(kind(4096, 4096, 4), ("sparse", 8));
+        // Flat frames: the columns cost twice the cells.
+        assert_eq!(kind(1 << 22, 1, 2), ("dense", 8));
+        assert_eq!(kind((1 << 22) + 1, 1, 2), ("dense", 8));
+        assert_eq!(kind(5_592_405, 1, 2), ("dense", 8));
+        assert_eq!(kind(5_592_406, 1, 2), ("sparse", 8));
+        assert_eq!(kind(1 << 24, 1, 2), ("sparse", 8));
         // 2^28 cells of four bytes: 1 GiB, far above the up-front budget.
         assert_eq!(kind(16384, 16384, 4), ("sparse", 8));
         assert_eq!(kind(1 << 40, 1 << 40, 4), ("sparse", 8));
         // Taller than u32 rows: never an array.
         assert_eq!(kind(2, 1 << 33, 3), ("sparse", 8));
-        // Promotion: an eighth of a 4096 x 8192 frame (2^25 cells).
+        // Promotion: a 4096 x 8192 frame (2^25 cells of 4 bytes, and 8 bytes
+        // a column) once the array costs at most 8 cells a counter.
         let mut board = Board::new(&n(4096), &n(8192), &n(4), Storage::Auto);
         assert_eq!(board.store_kind().0, "sparse");
         let mut player = Player::One;
         let mut k = 0u64;
-        while board.placed() < (1 << 25) / PROMOTE_AT {
+        while board.placed() < ((1 << 25) * 4 + 4096 * 8) / (PROMOTE_AT * 4) {
             assert_eq!(board.store_kind().0, "sparse");
             board.drop_into(&n(1 + k % 4096), player, Some(&n(4)));
             player = player.other();
@@ -995,7 +1024,8 @@ mod tests {
         }
         assert_eq!(board.store_kind().0, "dense");
         // The array agrees with what the map held.
-        assert_eq!(board.height(&n(1)), (1 << 22) / 4096);
+        let placed = board.placed();
+        assert_eq!(board.height(&n(1)), placed.div_ceil(4096));
         assert_eq!(board.owner(&n(1), 1), Some(Player::One));
         assert_eq!(board.owner(&n(2), 1), Some(Player::Two));
     }

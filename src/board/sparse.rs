@@ -6,6 +6,7 @@ use std::collections::hash_map::RandomState;
 use super::dense::Dense;
 use super::table::Table;
 use super::{Cell, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
+use crate::memory::or_abort;
 use crate::nat::Nat;
 
 /// A hash map keyed by numbers past 2^64 (frames wider than a machine word):
@@ -178,6 +179,10 @@ impl<V: Default + Clone> Columns<V> {
     }
 }
 
+/// What a counter on a cell would join: its row (0-based), its vertical run,
+/// and the (back, ahead) runs beside it in each sideways direction.
+pub(super) type Beside = (u64, u64, [(u64, u64); 3]);
+
 /// A column of the sparse store: most hold one counter, which lives in the
 /// column's entry; taller ones hold the index of a stack of their own. Two
 /// words with 8-bit lanes, so a table slot is two words.
@@ -319,12 +324,20 @@ impl<L: Lane> Sparse<L> {
     }
 
     /// The column `by` (-1 or 1) beside `col`; none left of column 1.
-    pub(super) fn beside_column(&self, col: &Nat, by: i64) -> Option<&Column<L>> {
-        match small(col).map(|c| c.checked_add_signed(by)) {
+    /// A column past 2^64 has its neighbour's number made, which can fail.
+    pub(super) fn beside_column(
+        &self,
+        col: &Nat,
+        by: i64,
+    ) -> Result<Option<&Column<L>>, Exhausted> {
+        Ok(match small(col).map(|c| c.checked_add_signed(by)) {
             Some(Some(0)) => None,
             Some(Some(n)) => self.columns.get_small(n),
-            _ => self.columns.get(&shift(col, by)?),
-        }
+            _ => match shift(col, by)? {
+                Some(beside) => self.columns.get(&beside),
+                None => None,
+            },
+        })
     }
 
     pub(super) fn height(&self, col: &Nat) -> u64 {
@@ -351,7 +364,11 @@ impl<L: Lane> Sparse<L> {
     /// (0-based), its vertical run, and the (back, ahead) runs beside it in
     /// each sideways direction. Three lookups: the column and its two
     /// neighbours.
-    pub(super) fn beside(&self, col: &Nat, tag: L) -> (u64, u64, [(u64, u64); 3]) {
+    pub(super) fn beside(
+        &self,
+        col: &Nat,
+        tag: L,
+    ) -> Result<Beside, Exhausted> {
         self.beside_at(col, None, tag)
     }
 
@@ -362,13 +379,13 @@ impl<L: Lane> Sparse<L> {
         col: &Nat,
         row: Option<u64>,
         tag: L,
-    ) -> (u64, u64, [(u64, u64); 3]) {
+    ) -> Result<Beside, Exhausted> {
         let columns = [
-            self.beside_column(col, -1),
+            self.beside_column(col, -1)?,
             self.column(col),
-            self.beside_column(col, 1),
+            self.beside_column(col, 1)?,
         ];
-        self.runs(columns, row, tag)
+        Ok(self.runs(columns, row, tag))
     }
 
     /// [`Sparse::beside_at`] given the columns left of, at and right of the
@@ -408,7 +425,7 @@ impl<L: Lane> Sparse<L> {
     /// runs it joins.
     pub(super) fn place(&mut self, col: &Nat, player: Player) -> Result<Placement, Exhausted> {
         let tag = L::put(tag(player));
-        let (row, vertical, sides) = self.beside(col, tag);
+        let (row, vertical, sides) = self.beside(col, tag)?;
         let (totals, direction, length, back) = join(vertical, sides);
         let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
         self.columns
@@ -419,7 +436,7 @@ impl<L: Lane> Sparse<L> {
             // Only the ends of a run are ever read again: update those.
             for k in [-(b as i64), a as i64] {
                 if k != 0
-                    && let Some(end) = shift(col, k)
+                    && let Some(end) = shift(col, k)?
                 {
                     let column = self.columns.get_mut(&end);
                     set_run(column, &mut self.stacks, row, k * dr, dir, totals[dir]);
@@ -490,7 +507,8 @@ impl<L: Lane> Sparse<L> {
     }
 
     pub(super) fn longest_if_played(&self, col: &Nat, row: Option<u64>, player: Player) -> u64 {
-        let (_, vertical, sides) = self.beside_at(col, row, L::put(tag(player)));
+        let beside = self.beside_at(col, row, L::put(tag(player)));
+        let (_, vertical, sides) = or_abort(beside, col.digit_count());
         sides
             .iter()
             .map(|(b, a)| b + 1 + a)
@@ -525,12 +543,13 @@ impl<L: Lane> Sparse<L> {
 }
 
 /// `col + by`, or `None` left of column 1.
-pub(super) fn shift(col: &Nat, by: i64) -> Option<Nat> {
+pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, Exhausted> {
     if by >= 0 {
-        Some(col.add_u64(by as u64))
+        col.try_add(&Nat::from(by as u64)).map(Some)
     } else {
-        col.checked_sub_u64(by.unsigned_abs())
-            .filter(|c| !c.is_zero())
+        Ok(col
+            .try_checked_sub(&Nat::from(by.unsigned_abs()))?
+            .filter(|c| !c.is_zero()))
     }
 }
 
