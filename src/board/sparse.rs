@@ -364,11 +364,7 @@ impl<L: Lane> Sparse<L> {
     /// (0-based), its vertical run, and the (back, ahead) runs beside it in
     /// each sideways direction. Three lookups: the column and its two
     /// neighbours.
-    pub(super) fn beside(
-        &self,
-        col: &Nat,
-        tag: L,
-    ) -> Result<Beside, Exhausted> {
+    pub(super) fn beside(&self, col: &Nat, tag: L) -> Result<Beside, Exhausted> {
         self.beside_at(col, None, tag)
     }
 

@@ -101,7 +101,7 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
         }
         let started = Instant::now();
         let input = missing.join("\n");
-        solve_positions(&input, solve, &mut out)?;
+        solve_positions(input.as_bytes(), solve, &mut out)?;
         out.flush()?;
         writeln!(
             log,

@@ -1,12 +1,13 @@
 //! `cz solve`: positions, one per line, with their exact scores; several
 //! positions at once on `jobs` threads, or one position on all of them.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use connectz_games::solver::{Position, Shape, Solver, column_char};
-use rayon::prelude::*;
 
 /// What to print for each position, and how to search.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +31,12 @@ pub const MAX_WIDTH: usize = 35;
 
 /// Why a frame cannot be solved, if it cannot.
 pub fn check_frame(shape: Shape) -> Result<(), String> {
+    if shape.width == 0 || shape.height == 0 || shape.z == 0 {
+        return Err(format!(
+            "width, height and connect must be at least 1 (got {} x {}, lines of {})",
+            shape.width, shape.height, shape.z
+        ));
+    }
     if !shape.fits() || shape.width > MAX_WIDTH {
         return Err(format!(
             "{} x {} is too large to solve exactly: width * (height + 1) must be at most 128, and positions name a column by one character (1-9, then a-z), so width at most {MAX_WIDTH}",
@@ -39,10 +46,21 @@ pub fn check_frame(shape: Shape) -> Result<(), String> {
     Ok(())
 }
 
+/// A solver with the table asked for, or why the memory cannot be had.
+pub fn solver(table_mb: usize) -> io::Result<Solver> {
+    Solver::try_with_table_mb(table_mb).map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))
+}
+
 /// One position's line and its node count; `None` nodes for an invalid one.
 type Solved = (String, Option<u64>);
 
-fn solve_one(engine: &mut Solver, moves: &str, request: &Request) -> Solved {
+fn solve_one(engine: &mut Solver, line: &[u8], request: &Request) -> Solved {
+    // r[solve.position]: a line that is not text is reported, and the next
+    // one solved.
+    let Ok(moves) = std::str::from_utf8(line) else {
+        let shown = String::from_utf8_lossy(line);
+        return (format!("{shown} invalid: not UTF-8 text"), None);
+    };
     let position = match Position::from_moves(request.shape, moves) {
         Ok(p) => p,
         Err(e) => return (format!("{moves} invalid: {e}"), None),
@@ -70,21 +88,22 @@ fn solve_one(engine: &mut Solver, moves: &str, request: &Request) -> Solved {
 }
 
 /// Solves every position of `input` (the first token of each line: columns
-/// from the empty frame) and writes one line per position, in order.
-/// Returns the number of invalid positions.
+/// from the empty frame) and writes one line per position, in order, each
+/// as soon as it and those before it are solved. Returns the number of
+/// invalid positions.
 ///
-/// With one job, or one position, lines are written as they are solved
-/// (one position uses every job: threads that share its table). With more
-/// positions than one, they are solved side by side, each thread with its
-/// own table, and written in order a batch at a time.
+/// With one job, or one position, one solver takes them in turn (one
+/// position uses every job: threads that share its table). With more, each
+/// of `jobs` workers makes one solver (one table) and takes the next
+/// position until none is left: the work is linear in the positions.
 ///
 /// # Errors
-/// Errors of `out`, or threads that cannot be started.
-pub fn solve_positions(input: &str, request: Request, out: &mut dyn Write) -> io::Result<u64> {
+/// Errors of `out`, or a table whose memory cannot be had.
+pub fn solve_positions(input: &[u8], request: Request, out: &mut dyn Write) -> io::Result<u64> {
     let jobs = request.jobs.max(1);
-    let lines: Vec<&str> = input
-        .lines()
-        .filter_map(|line| line.split_whitespace().next())
+    let lines: Vec<&[u8]> = input
+        .split(|&b| b == b'\n')
+        .filter_map(|line| line.split(u8::is_ascii_whitespace).find(|t| !t.is_empty()))
         .collect();
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
     let started = Instant::now();
@@ -99,47 +118,56 @@ pub fn solve_positions(input: &str, request: Request, out: &mut dyn Write) -> io
         writeln!(out, "{text}")
     };
     if jobs == 1 || lines.len() <= 1 {
-        let mut engine = Solver::with_table_mb(request.table_mb).with_jobs(jobs);
-        for moves in &lines {
-            tally(solve_one(&mut engine, moves, &request), out)?;
+        let mut engine = solver(request.table_mb)?.with_jobs(jobs);
+        for line in &lines {
+            tally(solve_one(&mut engine, line, &request), out)?;
         }
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .map_err(io::Error::other)?;
-        // One solver (one table) per thread, handed out and given back.
-        let engines: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
-        let take = || {
-            engines
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .pop()
-                .unwrap_or_else(|| Solver::with_table_mb(request.table_mb))
-        };
-        let give = |engine: Solver| {
-            engines
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(engine)
-        };
-        for batch in lines.chunks(16 * jobs) {
-            let results: Vec<Solved> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .map(|moves| {
-                        let mut engine = take();
-                        let result = solve_one(&mut engine, moves, &request);
-                        give(engine);
-                        result
-                    })
-                    .collect()
-            });
-            for result in results {
-                tally(result, out)?;
+        let engines = (0..jobs.min(lines.len()))
+            .map(|_| solver(request.table_mb))
+            .collect::<io::Result<Vec<Solver>>>()?;
+        let next = AtomicUsize::new(0);
+        let (sender, results) = mpsc::channel::<(usize, Solved)>();
+        std::thread::scope(|scope| -> io::Result<()> {
+            for mut engine in engines {
+                let (sender, next, lines) = (sender.clone(), &next, &lines);
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(line) = lines.get(i) else { break };
+                        if sender
+                            .send((i, solve_one(&mut engine, line, &request)))
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                });
             }
-            out.flush()?;
-        }
+            drop(sender);
+            // Results arrive in any order; each is written once those before
+            // it are.
+            let mut waiting = BTreeMap::new();
+            let mut written = 0;
+            let mut outcome = Ok(());
+            for (i, result) in results {
+                waiting.insert(i, result);
+                while let Some(result) = waiting.remove(&written) {
+                    if outcome.is_ok() {
+                        outcome = tally(result, out);
+                    }
+                    written += 1;
+                }
+                if outcome.is_ok() && waiting.is_empty() {
+                    outcome = out.flush();
+                }
+                if outcome.is_err() {
+                    // Stop the workers: no one reads what they find.
+                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                }
+            }
+            outcome
+        })?;
     }
     if request.stats && solved > 0 {
         let elapsed = started.elapsed().as_secs_f64();

@@ -302,3 +302,68 @@ fn solve_frame_and_table_limits_just_below_at_and_above() {
         assert_eq!(out.status.code(), Some(code), "--table-mb {mb}");
     }
 }
+
+#[test]
+fn solve_reports_bad_lines_and_frames_and_goes_on() {
+    // r[solve.position]: a line that is not UTF-8 is reported, the next
+    // solved; the score of 2 1 3 on 3 x 3 is 2 (r[solve.score]).
+    let out = run_cz(
+        &["solve", "--width", "3", "--height", "3", "--connect", "3"],
+        b"213\n\xff\xfe\n2\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "213 2\n\u{fffd}\u{fffd} invalid: not UTF-8 text\n2 0\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // A frame of nothing says so, not "too large".
+    for flag in ["--width", "--height", "--connect"] {
+        let out = run_cz(&["solve", flag, "0"], b"1\n");
+        assert_eq!(out.status.code(), Some(2), "{flag} 0");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("must be at least 1"), "{flag} 0: {err}");
+    }
+}
+
+#[test]
+fn solve_says_when_the_table_cannot_be_had() {
+    // Under 300 MB of address space, a 2 GB table is refused in words.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 300000; exec \"$0\" solve --table-mb 2048")
+        .arg(env!("CARGO_BIN_EXE_cz"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot have 2052 MB"), "{err}");
+}
+
+#[test]
+fn solve_on_two_jobs_answers_as_one_in_order() {
+    // Many positions, each solved in a few nodes: the same lines in the same
+    // order with one worker or two (each worker keeps one table).
+    let text = fs::read_to_string(root().join("tests/data/solver/Test_L1_R1")).unwrap();
+    let mut lines = String::new();
+    for _ in 0..4 {
+        for line in text.lines() {
+            lines.push_str(line.split_whitespace().next().unwrap());
+            lines.push('\n');
+        }
+    }
+    let one = run_cz(
+        &["solve", "--jobs", "1", "--table-mb", "2"],
+        lines.as_bytes(),
+    );
+    let two = run_cz(
+        &["solve", "--jobs", "2", "--table-mb", "2"],
+        lines.as_bytes(),
+    );
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(
+        String::from_utf8_lossy(&one.stdout).lines().count(),
+        4 * text.lines().count()
+    );
+}

@@ -373,12 +373,20 @@ impl Solver {
     /// A solver whose table takes about `megabytes` (a power of two of
     /// entries, at least 1 MB).
     pub fn with_table_mb(megabytes: usize) -> Solver {
-        Solver {
-            table: Table::new(megabytes),
+        Self::try_with_table_mb(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Solver::with_table_mb`], or why the table's memory cannot be had.
+    ///
+    /// # Errors
+    /// The allocation failed: the message says how much was asked for.
+    pub fn try_with_table_mb(megabytes: usize) -> Result<Solver, String> {
+        Ok(Solver {
+            table: Table::try_new(megabytes)?,
             jobs: 1,
             nodes: 0,
             shape: None,
-        }
+        })
     }
 
     /// Searches each position on `jobs` threads that share the table (the

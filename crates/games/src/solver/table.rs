@@ -55,15 +55,29 @@ pub(crate) const NEAR_BYTES: usize = 4 << 20;
 impl Table {
     /// A table of about `megabytes` (rounded down to a power of two of
     /// entries, at least 2^17 entries).
+    #[cfg(test)]
     pub fn new(megabytes: usize) -> Table {
-        let words = (megabytes.max(1) << 20) / 8;
+        Self::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Table::new`], or why its memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<Table, String> {
+        let words = megabytes.max(1).saturating_mul(1 << 20) / 8;
         let far = 1usize << words.ilog2().max(MIN_BITS + 1);
         let near = (far / 8).clamp(1 << (MIN_BITS + 1), NEAR_BYTES / 8);
-        Table {
-            words: (0..far + near).map(|_| AtomicU64::new(0)).collect(),
+        let mut table = Vec::new();
+        table.try_reserve_exact(far + near).map_err(|_| {
+            format!(
+                "cannot have {} MB of memory for the transposition table (ask for less with --table-mb)",
+                ((far + near) * 8) >> 20
+            )
+        })?;
+        table.resize_with(far + near, || AtomicU64::new(0));
+        Ok(Table {
+            words: table.into_boxed_slice(),
             near,
             generation: 1,
-        }
+        })
     }
 
     /// Bytes the table occupies.

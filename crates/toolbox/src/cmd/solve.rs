@@ -29,7 +29,7 @@ pub struct Args {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     let shape = args.frame.shape();
     check_frame(shape)?;
-    let text = input::read_text(args.file.as_deref())?;
+    let text = input::read(args.file.as_deref())?;
     let request = Request {
         shape,
         weak: args.weak,
