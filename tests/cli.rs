@@ -54,8 +54,8 @@ fn a_file_prints_its_code() {
 #[test]
 fn endless_devices_get_eight_at_once() {
     for device in ["/dev/zero", "/dev/full"] {
-        let start = std::time::Instant::now();
+        // An endless device: the run ends only if the judge stops at the
+        // first bad byte.
         assert_eq!(run(&[device]), ("8\n".into(), String::new(), 0), "{device}");
-        assert!(start.elapsed() < std::time::Duration::from_secs(10));
     }
 }

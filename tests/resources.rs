@@ -6,7 +6,6 @@
 
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use connectz::{Code, Judge, judge_reader, judge_reader_with};
 
@@ -85,8 +84,8 @@ fn a_pipe_left_open_after_a_bad_byte_gets_its_code() {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"7 6 4\n1\n2\nx").unwrap();
     stdin.flush().unwrap();
-    // The writer stays open; the judge must answer without waiting for it.
-    let start = Instant::now();
+    // The writer stays open; the judge must answer without waiting for it
+    // (if it waited, this read would never end).
     let mut out = String::new();
     child
         .stdout
@@ -95,7 +94,6 @@ fn a_pipe_left_open_after_a_bad_byte_gets_its_code() {
         .read_to_string(&mut out)
         .unwrap();
     assert_eq!(out, "8\n");
-    assert!(start.elapsed() < Duration::from_secs(20));
     drop(stdin);
     child.wait().unwrap();
 }
@@ -157,41 +155,16 @@ fn long_lines_are_held_in_memory_that_exactness_needs() {
     );
 }
 
-/// Time of `f(n)`, the least of three runs.
-fn least_time(mut f: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
-}
-
-/// How many times as long judging `b` takes as judging `a` (the least of
-/// three runs each, in one run of the test).
-fn time_ratio(a: &[u8], b: &[u8]) -> f64 {
-    let ta = least_time(|| {
-        judge_reader(a);
-    });
-    let tb = least_time(|| {
-        judge_reader(b);
-    });
-    tb.as_secs_f64() / ta.as_secs_f64().max(1e-6)
-}
-
-/// Linear work, asserted by comparing n with 8n in one run: a linear judge
-/// takes about 8 times as long, a quadratic one 64 times.
+/// The same verdict at n and 8n, and the line buffer no larger than the
+/// header's numbers need. Time is not asserted here (a test must pass on a
+/// busy machine): the workloads bench times long lines.
 fn assert_linear(name: &str, make: impl Fn(usize) -> Vec<u8>, n: usize) {
     let (small, large) = (make(n), make(8 * n));
     let expect = connectz::judge_bytes(&small).code();
     assert_eq!(connectz::judge_bytes(&large).code(), expect, "{name}");
-    let ratio = time_ratio(&small, &large);
-    assert!(
-        ratio < 24.0,
-        "{name}: 8n took {ratio:.1} times as long as n"
-    );
+    let (code, most) = held(&large[..]);
+    assert_eq!(code, expect, "{name}");
+    assert!(most <= 2 * large.len(), "{name}: held {most} bytes");
 }
 
 #[test]
@@ -239,16 +212,19 @@ fn colliding(n: usize, family: u32) -> Vec<u8> {
     v
 }
 
+/// Slots the keyed table examined past home per lookup, judging `bytes`.
+fn probes_per_lookup(bytes: &[u8]) -> f64 {
+    let mut judge = Judge::new();
+    judge.feed(bytes);
+    let probes = judge.game().expect("a game in play").board().probes();
+    assert!(probes.lookups > 0);
+    probes.extra as f64 / probes.lookups as f64
+}
+
 #[test]
 fn columns_built_to_collide_cost_what_others_cost() {
-    for family in 0..3 {
-        assert_linear(
-            &format!("collision family {family}"),
-            |n| colliding(n, family),
-            25_000,
-        );
-    }
-    // And about what random columns of the same size cost.
+    // Counted, not timed: the table's probe steps per lookup are the same
+    // on any machine, however busy.
     let random = {
         let mut rng = connectz_testkit::rng::Rng::new(9);
         let mut v = b"1000000000000000000 1000000000000000000 4\n".to_vec();
@@ -257,11 +233,18 @@ fn columns_built_to_collide_cost_what_others_cost() {
         }
         v
     };
-    let ratio = time_ratio(&random, &colliding(200_000, 0));
+    let base = probes_per_lookup(&random);
     assert!(
-        ratio < 4.0,
-        "colliding columns took {ratio:.1} times as long as random ones"
+        base < 4.0,
+        "random columns: {base:.2} slots past home a lookup"
     );
+    for family in 0..3 {
+        let extra = probes_per_lookup(&colliding(200_000, family));
+        assert!(
+            extra < 8.0,
+            "collision family {family}: {extra:.2} slots past home a lookup (random: {base:.2})"
+        );
+    }
 }
 
 /// Runs `connectz FILE` with the address space limited to `kb` kilobytes.

@@ -35,6 +35,7 @@ use dense::Dense;
 use sparse::{Heights, Sparse};
 
 pub use sparse::ARRAY_COLUMNS;
+pub use table::Probes;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,6 +361,15 @@ impl Board {
     /// Columns and rows of the frame.
     pub fn frame(&self) -> (&Nat, &Nat) {
         (&self.x, &self.y)
+    }
+
+    /// The work of the keyed table's lookups so far (none for the array):
+    /// counted, so tests can bound it on any machine (r[resource.time]).
+    pub fn probes(&self) -> Probes {
+        with_store!(&self.store,
+            dense _d => Probes::default(),
+            sparse s => s.probes(),
+            heights h => h.probes())
     }
 
     /// Counters on the board.

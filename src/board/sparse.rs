@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 
 use super::dense::Dense;
-use super::table::Table;
+use super::table::{Probes, Table};
 use super::{Cell, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
 use crate::memory::or_abort;
 use crate::nat::Nat;
@@ -172,6 +172,11 @@ impl<V: Default + Clone> Columns<V> {
         Some(out)
     }
 
+    /// The keyed table's lookups and probe steps so far.
+    pub(super) fn probes(&self) -> Probes {
+        self.table.probes()
+    }
+
     pub(super) fn heap_bytes(&self) -> usize {
         self.array.capacity() * size_of::<V>()
             + self.table.heap_bytes()
@@ -317,6 +322,11 @@ impl<L: Lane> Sparse<L> {
             columns: Columns::new(x, ARRAY_COLUMNS),
             stacks: Vec::new(),
         }
+    }
+
+    /// The keyed table's lookups and probe steps so far.
+    pub(super) fn probes(&self) -> Probes {
+        self.columns.probes()
     }
 
     pub(super) fn column(&self, col: &Nat) -> Option<&Column<L>> {

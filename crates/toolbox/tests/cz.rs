@@ -291,8 +291,9 @@ fn check_notes_impl_differences_without_failing() {
 fn check_owns_what_it_starts() {
     // A candidate whose background child holds its standard output open:
     // the run ends when the candidate does, and the child goes with it.
+    // The sleeper sleeps for days: that the run ends at all shows it did
+    // not wait for it.
     let (m1, m2, m3) = (marker(1), marker(2), marker(3));
-    let start = std::time::Instant::now();
     let out = cz(&[
         "check",
         "--cases",
@@ -310,7 +311,6 @@ fn check_owns_what_it_starts() {
         "{}",
         stdout(&out)
     );
-    assert!(start.elapsed() < std::time::Duration::from_secs(60));
     assert_eq!(processes_with(&m1), Vec::<String>::new());
     // Grandchildren at a timeout, and a child that left the process group.
     let out = cz(&[
