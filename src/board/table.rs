@@ -356,33 +356,36 @@ mod tests {
     }
 
     /// r[resource.time]: no key makes any family slow. Counted over 200
-    /// random keys and every family (a single folded multiply fails this:
-    /// some keys gave consecutive columns over 20 slots a lookup).
+    /// random keys and every family, at two loads (a single folded multiply
+    /// fails this: some keys gave consecutive columns over 250 slots a lookup).
     #[test]
     fn no_key_makes_a_family_of_columns_probe_long() {
         let mut rng = Rng::new(21);
         let mut worst: f64 = 0.0;
-        for round in 0..200 {
-            let seeds = std::array::from_fn(|_| rng.next_u64());
-            for kind in 0..8 {
-                let keys = family(kind, 20_000);
-                let mut table = Table::<u64>::with_seeds(seeds);
-                let extra = extra_per_lookup(&mut table, &keys);
-                worst = worst.max(extra);
-                assert!(
-                    extra < 8.0,
-                    "round {round}, family {kind}, seeds {seeds:x?}: {extra:.1} extra slots a lookup"
-                );
+        // Tables just past a growth (3/8 full) and just before one (3/4).
+        for n in [12_289, 24_575] {
+            for round in 0..100 {
+                let seeds = std::array::from_fn(|_| rng.next_u64());
+                for kind in 0..8 {
+                    let keys = family(kind, n);
+                    let mut table = Table::<u64>::with_seeds(seeds);
+                    let extra = extra_per_lookup(&mut table, &keys);
+                    worst = worst.max(extra);
+                    assert!(
+                        extra < 16.0,
+                        "{n} keys, round {round}, family {kind}, seeds {seeds:x?}: {extra:.1} extra slots a lookup"
+                    );
+                }
             }
         }
         // Groups of four neighbours fill together, so consecutive columns
-        // probe about 4.5 slots past home (at most 5.4 over these keys),
-        // random ones about 3.
+        // probe 4 to 10 slots past home (in a cache line or two), random
+        // ones about 3; one folded multiply gave some keys over 250.
         let mut random = Table::<u64>::with_seeds([1, 2, 3, 4]);
         let keys: Vec<u64> = (0..20_000).map(|_| 1 + rng.below(1 << 62)).collect();
         let base = extra_per_lookup(&mut random, &keys);
         assert!(base < 4.0, "random columns: {base:.1}");
-        assert!(worst < 8.0);
+        assert!(worst < 16.0, "worst {worst:.1}");
     }
 
     /// The hash's avalanche: flipping any one input bit of the group number
