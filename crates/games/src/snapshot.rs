@@ -564,6 +564,9 @@ impl Work {
 /// does the problem). The search stops at the bounds of `work`.
 fn reachable(stacks: &[Vec<Side>], work: &mut Work) -> Option<bool> {
     let schedule = Schedule::new(stacks);
+    // The set-up's work (a deadline and a suffix number a counter) counts
+    // against the budget too (r[board.undecided]).
+    work.done += schedule.total as u64;
     if schedule.greedy(work) {
         return Some(true);
     }
@@ -607,16 +610,20 @@ impl<'a> Schedule<'a> {
             }
             deadline.push(d);
         }
-        let mut ids: HashMap<&[Side], u32> = HashMap::new();
+        // Suffixes are numbered from the top down, each by its bottom
+        // counter and the number of the suffix above it: equal contents get
+        // equal numbers, in time linear in the counters (hashing each
+        // suffix whole took time quadratic in a column's height).
+        let mut ids: HashMap<(Side, u32), u32> = HashMap::new();
         let suffix = stacks
             .iter()
             .map(|stack| {
-                (0..=stack.len())
-                    .map(|k| {
-                        let next = ids.len() as u32;
-                        *ids.entry(&stack[k..]).or_insert(next)
-                    })
-                    .collect()
+                let mut numbers = vec![0u32; stack.len() + 1];
+                for k in (0..stack.len()).rev() {
+                    let next = ids.len() as u32 + 1;
+                    numbers[k] = *ids.entry((stack[k], numbers[k + 1])).or_insert(next);
+                }
+                numbers
             })
             .collect();
         Schedule {
@@ -872,6 +879,47 @@ mod tests {
             if expected { yes += 1 } else { no += 1 }
         }
         assert!(yes > 1000 && no > 1000, "{yes} reachable, {no} not");
+    }
+
+    /// r[board.undecided]: the budget counts the set-up, and the set-up is
+    /// linear: one column of 100,000 alternating counters (whose suffixes
+    /// were once hashed whole, 247 s) costs a few steps a counter, and
+    /// equal suffixes still share their number.
+    #[test]
+    fn set_up_is_counted_and_linear_in_the_counters() {
+        for n in [2usize, 1_000, 100_000] {
+            let column: Vec<Side> = (0..n)
+                .map(|k| {
+                    if k % 2 == 0 {
+                        Side::First
+                    } else {
+                        Side::Second
+                    }
+                })
+                .collect();
+            let stacks = vec![column.clone(), column];
+            let mut work = Work::default_bounds();
+            let reachable = reachable(&stacks, &mut work);
+            assert_eq!(reachable, Some(true), "{n}");
+            let counters = 2 * n as u64;
+            assert!(work.done >= counters, "{n}: set-up not counted");
+            assert!(work.done <= 4 * counters, "{n}: {} steps", work.done);
+            // Two equal columns: the same numbers, suffix by suffix.
+            let schedule = Schedule::new(&stacks);
+            assert_eq!(schedule.suffix[0], schedule.suffix[1]);
+            let mut distinct = schedule.suffix[0].clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), n + 1, "{n}");
+        }
+        // Suffixes equal across columns of different heights.
+        let a = vec![Side::Second, Side::First, Side::Second];
+        let b = vec![Side::First, Side::Second];
+        let stacks = vec![a, b];
+        let schedule = Schedule::new(&stacks);
+        assert_eq!(schedule.suffix[0][1], schedule.suffix[1][0]);
+        assert_eq!(schedule.suffix[0][3], schedule.suffix[1][2]);
+        assert_ne!(schedule.suffix[0][0], schedule.suffix[1][0]);
     }
 
     #[test]
