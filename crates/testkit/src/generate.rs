@@ -190,6 +190,8 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
             ));
         }
         Code::IllegalGame => {}
+        // A malformed file is 8 on any frame (8 outranks 7).
+        Code::InvalidFile if !can_win => {}
         _ if !can_win => {
             return Err(format!(
                 "{x} {y} {z} can never be won, so every file on it is code 7 or 8"
@@ -258,7 +260,12 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
         Code::IllegalRow => {
             let target = 1 + rng.below(x);
             let mut game = Game::new(header, Keep::default());
-            let mut moves = continue_game(&mut game, rng, Goal::Column(target))?;
+            // Filling the column without a line is not always possible
+            // (lines of 1, a column of z): then the column is filled whatever
+            // it completes, since a full column (5) outranks a move after a
+            // win (4) and the result of play (r[decision.precedence]).
+            let mut moves = continue_game(&mut game, rng, Goal::Column(target))
+                .unwrap_or_else(|| vec![target; y as usize]);
             moves.push(target);
             Some(lines(moves))
         }
@@ -274,8 +281,12 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
             Some(lines((0..length).map(|_| 1 + rng.below(x)).collect()))
         }
         Code::InvalidFile => {
-            let base = [Code::Draw, Code::WinOne, Code::Incomplete, Code::IllegalRow]
-                [rng.below(4) as usize];
+            let base = if winnable(&header.x, &header.y, &header.z) {
+                [Code::Draw, Code::WinOne, Code::Incomplete, Code::IllegalRow]
+                    [rng.below(4) as usize]
+            } else {
+                Code::IllegalGame
+            };
             let mut moves: Vec<Vec<u8>> = attempt(base, header, rng)?;
             let junk: &[&[u8]] = &[b"banana", b"x", b"1a", b"1 2", b"one", b"#", b"1,2"];
             let bad = junk[rng.below(junk.len() as u64) as usize].to_vec();
@@ -461,6 +472,26 @@ mod tests {
             assert_eq!(judge_bytes(&bytes).code(), Code::IllegalGame);
         }
         assert!(made > 1000, "only {made} files made");
+        // A full column on frames where every first counter wins (the spec's
+        // `1 1 1 / 1 / 1` is 5), and a malformed file on frames that cannot
+        // be won (8 outranks 7): always possible.
+        for (x, y, z) in [
+            (1, 1, 1),
+            (1, 2, 1),
+            (2, 1, 1),
+            (5, 5, 1),
+            (2, 4, 4),
+            (7, 6, 4),
+        ] {
+            let bytes = game_with_code(Code::IllegalRow, Frame { x, y, z }, 3).unwrap();
+            assert_eq!(judge_bytes(&bytes).code(), Code::IllegalRow, "{x} {y} {z}");
+        }
+        for (x, y, z) in [(7, 6, 8), (1, 1, 2), (4, 1, 3)] {
+            for seed in 0..10 {
+                let bytes = game_with_code(Code::InvalidFile, Frame { x, y, z }, seed).unwrap();
+                assert_eq!(judge_bytes(&bytes).code(), Code::InvalidFile, "{x} {y} {z}");
+            }
+        }
         assert!(game_with_code(Code::IllegalGame, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
         assert!(game_with_code(Code::FileError, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
         assert!(game_with_code(Code::WinTwo, Frame { x: 7, y: 6, z: 1 }, 0).is_err());
