@@ -429,8 +429,20 @@ fn solve_and_play_take_any_frame_promptly() {
     )
     .expect("cz solve answers");
     assert_eq!(out.status.code(), Some(2));
-    let out = run_cz_within(&["play", "--connect", "1000000000000"], b"1\n", 20).expect("cz play");
-    assert!(out.status.success() && stdout(&out).contains("engine plays"));
+    // A frame that cannot be won is said to be one before the first move
+    // (the judge would call any game on it 7), just above and far above.
+    for connect in ["8", "100", "1000000000000"] {
+        let out = run_cz_within(&["play", "--connect", connect], b"1\n", 20).expect("cz play");
+        assert_eq!(out.status.code(), Some(2), "--connect {connect}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cannot be won") && err.contains("code 7"),
+            "{err}"
+        );
+        assert!(!stdout(&out).contains("draw"));
+    }
+    let out = run_cz_within(&["play", "--connect", "7"], b"q\n", 20).expect("cz play");
+    assert!(out.status.success(), "--connect 7 fits the 7 columns");
     let out = run_cz_within(
         &["play", "--width", "9223372036854775808", "--height", "1"],
         b"1\n",

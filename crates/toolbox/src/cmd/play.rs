@@ -48,6 +48,23 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     if frame.width > MAX_SIDE || frame.height > MAX_SIDE {
         return Err(format!("cz play takes frames of at most {MAX_SIDE} columns and rows").into());
     }
+    // r[rule.winnable]: the judge calls any game on such a frame 7; say so
+    // before the first move rather than announce a draw.
+    let header = connectz::Header {
+        x: (frame.width as u64).into(),
+        y: (frame.height as u64).into(),
+        z: (frame.connect as u64).into(),
+    };
+    if !connectz::winnable(&header.x, &header.y, &header.z) {
+        return Err(format!(
+            "{} {} {} cannot be won, so the judge calls any game on it code 7 (illegal game): {}",
+            frame.width,
+            frame.height,
+            frame.connect,
+            connectz_explain::account::unwinnable_why(&header)
+        )
+        .into());
+    }
     let options = Options {
         engine: engine::Options {
             shape: frame.shape(),
