@@ -26,6 +26,10 @@ pub struct Walk {
     /// Paths named on the command line that are neither files nor folders
     /// (FIFOs, sockets, devices): code 9 without being opened.
     pub special: Vec<PathBuf>,
+    /// Folders that could not be read (no permission, a path longer than
+    /// the system takes, ...): code 9 each, since the files below them
+    /// cannot be read either.
+    pub unreadable: Vec<PathBuf>,
     /// Entries inside folders that were not judged.
     pub skipped: Skipped,
 }
@@ -37,7 +41,7 @@ pub struct Skipped {
     pub links: usize,
     /// FIFOs, sockets and devices.
     pub special: usize,
-    /// Folders already visited (through a bind mount) or that could not be read.
+    /// Folders already visited (through a bind mount).
     pub folders: usize,
 }
 
@@ -52,7 +56,7 @@ impl std::fmt::Display for Skipped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "skipped {} symbolic links, {} special files and {} folders seen before or unreadable",
+            "skipped {} symbolic links, {} special files and {} folders seen before",
             self.links, self.special, self.folders
         )
     }
@@ -92,7 +96,7 @@ pub fn walk(paths: &[PathBuf]) -> Walk {
     }
     while let Some(folder) = folders.pop() {
         let Ok(entries) = fs::read_dir(&folder) else {
-            out.skipped.folders += 1;
+            out.unreadable.push(folder);
             continue;
         };
         for entry in entries.flatten() {
@@ -106,7 +110,8 @@ pub fn walk(paths: &[PathBuf]) -> Walk {
             } else if kind.is_dir() {
                 match fs::symlink_metadata(&path) {
                     Ok(meta) if seen.insert(identity(&meta)) => folders.push(path),
-                    _ => out.skipped.folders += 1,
+                    Ok(_) => out.skipped.folders += 1,
+                    Err(_) => out.unreadable.push(path),
                 }
             } else if kind.is_file() {
                 out.files.push(path);
@@ -117,19 +122,29 @@ pub fn walk(paths: &[PathBuf]) -> Walk {
     }
     out.files.sort();
     out.special.sort();
+    out.unreadable.sort();
     out
 }
 
 /// Judges the files of a walk in parallel, in the walk's order; named
-/// special files are never opened (they could block) and get 9. `done`
+/// special files are never opened (they could block) and get 9, as do
+/// folders that could not be read. `done`
 /// counts the files judged so far, for a progress display.
 pub fn judge_all(walk: &Walk, done: &AtomicUsize) -> Vec<(PathBuf, Code)> {
-    let mut files: Vec<PathBuf> = walk.files.iter().chain(&walk.special).cloned().collect();
+    let unopened: std::collections::HashSet<&PathBuf> =
+        walk.special.iter().chain(&walk.unreadable).collect();
+    let mut files: Vec<PathBuf> = walk
+        .files
+        .iter()
+        .chain(&walk.special)
+        .chain(&walk.unreadable)
+        .cloned()
+        .collect();
     files.sort();
     let codes: Vec<Code> = files
         .par_iter()
         .map(|f| {
-            let code = if walk.special.contains(f) {
+            let code = if unopened.contains(f) {
                 Code::FileError
             } else {
                 judge_path(f).code()
@@ -225,5 +240,35 @@ mod tests {
             assert!(named.files.is_empty());
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A folder whose path is longer than the system takes cannot be read:
+    /// it is listed with code 9, not only counted.
+    #[test]
+    fn folders_past_the_path_limit_are_nine() {
+        let dir = std::env::temp_dir().join(format!("cz-batch-deep-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        // 25 levels of 201 bytes (past PATH_MAX, 4096, from about level 20),
+        // made by a shell stepping in with relative paths; a file at the
+        // bottom. rm walks such trees by descriptor.
+        let made = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("cd \"$0\" && n=$(printf 'd%.0s' $(seq 200)) && for i in $(seq 25); do mkdir $n && cd -P $n || exit 1; done && echo '7 6 4' > g.txt")
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let walk = walk(std::slice::from_ref(&dir));
+        assert_eq!(walk.unreadable.len(), 1, "{:?}", walk.unreadable);
+        assert!(walk.unreadable[0].as_os_str().len() > 4000);
+        let judged = judge_all(&walk, &AtomicUsize::new(0));
+        assert_eq!(judged, vec![(walk.unreadable[0].clone(), Code::FileError)]);
+        assert!(walk.skipped.is_empty());
+        let removed = std::process::Command::new("rm")
+            .arg("-rf")
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(removed.success());
     }
 }

@@ -25,10 +25,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
             path.display()
         );
     }
+    for path in &walk.unreadable {
+        eprintln!(
+            "cz batch: {}: a folder that cannot be read (code 9)",
+            path.display()
+        );
+    }
     if !walk.skipped.is_empty() {
         eprintln!("cz batch: {}", walk.skipped);
     }
-    let total = walk.files.len() + walk.special.len();
+    let total = walk.files.len() + walk.special.len() + walk.unreadable.len();
     let done = AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
     let judged = std::thread::scope(|scope| {
