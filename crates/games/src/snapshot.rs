@@ -120,8 +120,13 @@ fn grid(input: &[u8]) -> IResult<&[u8], Vec<Vec<u8>>> {
 /// # Errors
 /// The first fault, with its row and column.
 pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
-    let trimmed = input.strip_suffix(b"\n").unwrap_or(input);
-    if trimmed.is_empty() {
+    // A file's final line feed ends its last line, after a final `/` or `;`
+    // too: `..;xo;` and a line feed is two rows.
+    let input = input
+        .strip_suffix(b"\r\n")
+        .or_else(|| input.strip_suffix(b"\n"))
+        .unwrap_or(input);
+    if input.is_empty() {
         return Err(GridError::Empty);
     }
     let rows = match grid(input) {
@@ -154,6 +159,25 @@ pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
         });
     }
     Ok(Grid { rows })
+}
+
+impl Grid {
+    /// The symbols of counters on the grid, in reading order, at most the
+    /// first two (`.`, `_`, `0` and `empty` are empty cells).
+    pub fn symbols(&self, empty: Option<char>) -> Vec<char> {
+        let mut symbols = Vec::new();
+        for &b in self.rows.iter().flatten() {
+            let s = char::from(b);
+            if matches!(b, b'.' | b'_' | b'0') || Some(s) == empty || symbols.contains(&s) {
+                continue;
+            }
+            symbols.push(s);
+            if symbols.len() == 2 {
+                break;
+            }
+        }
+        symbols
+    }
 }
 
 /// One of the two sides of a snapshot.
@@ -968,6 +992,18 @@ pub enum BoardError {
     /// Both symbols have as many counters and the answer depends on which
     /// moved first (r[board.first]).
     AmbiguousFirst([char; 2]),
+    /// A line length of 0: no line is that short (r[board.lines]).
+    ZeroZ,
+    /// `--first` names a symbol that cannot be a counter, or neither of the
+    /// board's two (r[board.first]).
+    NotASymbol {
+        /// The symbol given.
+        first: char,
+        /// True when it could be a counter (a letter or digit, not empty).
+        counter: bool,
+        /// The board's counters' symbols.
+        symbols: Vec<char>,
+    },
 }
 
 impl fmt::Display for BoardError {
@@ -977,6 +1013,20 @@ impl fmt::Display for BoardError {
             BoardError::AmbiguousFirst([a, b]) => write!(
                 f,
                 "{a} and {b} have as many counters and the answer depends on who moved first: say so with --first"
+            ),
+            BoardError::ZeroZ => f.write_str("the line length (-z) must be at least 1"),
+            BoardError::NotASymbol {
+                first,
+                counter: true,
+                symbols,
+            } => write!(
+                f,
+                "--first {first:?} is neither of the board's symbols ({} and {})",
+                symbols[0], symbols[1]
+            ),
+            BoardError::NotASymbol { first, .. } => write!(
+                f,
+                "--first {first:?} cannot be a counter: a counter is a letter or a digit other than 0, and not the --empty symbol"
             ),
         }
     }
@@ -1011,7 +1061,21 @@ pub fn judge_grid_within(
     gravity: bool,
     bounds: Bounds,
 ) -> Result<(Snapshot, Judgement), BoardError> {
+    if z == 0 {
+        return Err(BoardError::ZeroZ);
+    }
     let grid = parse_grid(input).map_err(BoardError::Grid)?;
+    if let Some(f) = first {
+        let counter = |s: char| s.is_ascii_alphanumeric() && s != '0' && Some(s) != empty;
+        let symbols = grid.symbols(empty);
+        if !counter(f) || (symbols.len() == 2 && !symbols.contains(&f)) {
+            return Err(BoardError::NotASymbol {
+                first: f,
+                counter: counter(f),
+                symbols,
+            });
+        }
+    }
     let p = from_grid(&grid, empty, first).map_err(BoardError::Grid)?;
     let verdict = judge_within(&p, z, gravity, bounds);
     if first.is_some() || p.count(Side::First) != p.count(Side::Second) || p.count(Side::First) == 0

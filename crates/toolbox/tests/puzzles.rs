@@ -367,3 +367,41 @@ fn solve_on_two_jobs_answers_as_one_in_order() {
         4 * text.lines().count()
     );
 }
+
+#[test]
+fn board_flags_and_layouts_get_clear_answers() {
+    let xo = b"xo.\nxo.\n";
+    // --first names neither symbol, or no counter at all: an error, not a
+    // reading with a player of 0 counters.
+    for (first, says) in [
+        ("q", "neither of the board's symbols"),
+        (".", "cannot be a counter"),
+    ] {
+        let out = run_cz(&["board", "--first", first], xo);
+        assert_eq!(out.status.code(), Some(2), "--first {first}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "--first {first}: {err}");
+    }
+    // Either symbol is fine; so is a new one on a board of one symbol.
+    let out = run_cz(&["board", "--first", "o"], xo);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "first player moves\n");
+    let out = run_cz(&["board", "--first", "o", "--why"], b"x.\n");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid\n"));
+    // -z 0: an error, not a bare "invalid".
+    let out = run_cz(&["board", "-z", "0"], xo);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1"));
+    // A final separator and then the file's line feed (or CRLF): two rows.
+    for layout in [&b"..;xo;\n"[..], b"..;xo;\r\n", b"../xo/", b"..\nxo\n"] {
+        let out = run_cz(&["board"], layout);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "first player moves\n",
+            "{:?}",
+            String::from_utf8_lossy(layout)
+        );
+    }
+    // Two line feeds after a separator is an empty row: still refused.
+    let out = run_cz(&["board"], b"..;xo;\n\n");
+    assert_eq!(out.status.code(), Some(2));
+}
