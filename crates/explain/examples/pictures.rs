@@ -61,7 +61,12 @@ fn main() {
     let nines = "9".repeat(100_000);
     let long_numbers = format!("{nines} 5 3\n1\n2\n1{}\n", "0".repeat(100_000)).into_bytes();
     let long_win = format!("{nines} {nines} 2\n{nines}\n1\n{nines}\n").into_bytes();
-    let larger: [(&str, Vec<u8>); 8] = [
+    // Axis labels wider than a cell at the window's right end: a column of
+    // 80 digits beside an X of 81, and a full column of 45 digits.
+    let many_digits = format!("1{} 6 4\n{}\n", "0".repeat(80), "7".repeat(80)).into_bytes();
+    let eights = "8".repeat(45);
+    let full_far = format!("{} 1 4\n{eights}\n{eights}\n", "9".repeat(45)).into_bytes();
+    let larger: [(&str, Vec<u8>); 10] = [
         (
             "huge frame two counters",
             b"1000000000 1000000000 4\n1\n2\n".to_vec(),
@@ -76,6 +81,8 @@ fn main() {
         ("long line at fault", long_fault),
         ("a column past a frame of 100000 digits", long_numbers),
         ("a win at the edge of a frame of 100000 digits", long_win),
+        ("a column of 80 digits", many_digits),
+        ("a full column of 45 digits", full_far),
         (
             "past a huge edge",
             b"99999999999999999999999 5 3\n1\n100000000000000000000000\n".to_vec(),

@@ -539,7 +539,11 @@ pub fn draw(picture: &Picture) -> String {
         _ => 0.0,
     };
     let board_width = board.as_ref().map_or(0.0, |(_, w, cell)| {
-        row_label_width + w.columns as f64 * cell + arrow_width
+        // The last column's label is centred under it: a label wider than a
+        // cell reaches past the board by half the difference.
+        let last_label = text_width(&axis_label(&w.column(w.columns - 1)), LABEL_SIZE);
+        let overhang = (last_label - cell) / 2.0;
+        row_label_width + w.columns as f64 * cell + arrow_width.max(overhang)
     });
     let excerpt_text = picture.excerpt.map(excerpt_text);
     let excerpt_width = excerpt_text.as_ref().map_or(0.0, |(_, parts)| {
