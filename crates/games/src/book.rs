@@ -297,6 +297,56 @@ mod tests {
         assert!(counts[3] > counts[2]);
     }
 
+    /// On a frame with an odd number of cells (r[solve.score]: the winner's
+    /// counters, not the moves left), every position of up to four moves,
+    /// those with a win to take included, scores what the solver says.
+    #[test]
+    fn scores_on_an_odd_frame_are_the_solvers() {
+        let shape = Shape {
+            width: 5,
+            height: 3,
+            z: 3,
+        };
+        let mut solver = Solver::with_table_mb(2);
+        let mut book = Book::new(shape, 4, false);
+        let all = positions(shape, 4);
+        for (_, p) in &all {
+            solver.reset();
+            book.insert(p, solver.solve(p, false));
+        }
+        // Every game of four moves, wins to take among them.
+        let mut games = Vec::new();
+        for code in 0..5usize.pow(4) {
+            let mut p = Position::new(shape);
+            for k in 0..4 {
+                let c = code / 5usize.pow(k) % 5;
+                if p.can_play(c) && !p.is_winning_move(c) {
+                    p.play_column(c);
+                }
+            }
+            games.push(p);
+        }
+        let mut wins = 0;
+        for p in &games {
+            if p.can_win_next() {
+                wins += 1;
+                // Answered at once, not from the entries.
+                let mut empty = Book::new(shape, 4, false);
+                empty.insert(&Position::new(shape), 0);
+                solver.reset();
+                assert_eq!(empty.score(p), Some(solver.solve(p, false)), "{p:?}");
+            }
+        }
+        for (_, p) in &all {
+            if p.moves() < 4 {
+                let (_, score) = book.best(p).unwrap();
+                solver.reset();
+                assert_eq!(score, solver.solve(p, false), "{p:?}");
+            }
+        }
+        assert!(wins > 0);
+    }
+
     #[test]
     fn a_book_reads_back_and_answers_like_the_solver() {
         let shape = Shape {
