@@ -5,7 +5,6 @@ use std::io::{self, BufRead, Write};
 use connectz::{Nat, Player};
 use connectz_explain::draw::{Style, draw};
 use connectz_games::engine::{self, choose, replay};
-use connectz_games::solver::Solver;
 use connectz_testkit::rng::Rng;
 
 /// Options of a session.
@@ -35,7 +34,7 @@ pub fn session(
     let shape = options.engine.shape;
     let mut moves: Vec<usize> = Vec::new();
     let mut rng = Rng::new(options.seed);
-    let mut solver = Solver::new();
+    let mut solver = crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?;
     let engine_side = if options.engine_first {
         Player::One
     } else {
