@@ -422,10 +422,12 @@ impl Board {
     pub fn keep_heights_only(&mut self) {
         let heights = with_store!(&self.store,
             dense d => {
-                // A height per occupied column, as the sparse store keeps
-                // them: in an array for narrow frames, else in the table (an
-                // array of every column could cost more than the board did).
-                let mut h = Heights::new(&self.x, ARRAY_COLUMNS);
+                // An array of a height per column: no more than the array
+                // store's own heights and top runs, which it replaces. When
+                // its memory cannot be had, the cells answer as well.
+                let Ok(mut h) = Heights::try_new(&self.x, u64::MAX) else {
+                    return;
+                };
                 for (c, &height) in d.heights.iter().enumerate() {
                     if height > 0 {
                         match h.entry(&Nat::from(c as u64 + 1)) {

@@ -40,12 +40,24 @@ impl<V: Default + Clone> Columns<V> {
     /// Columns of an `x`-wide frame, in an array when `x` is at most
     /// `array_limit`.
     pub(super) fn new(x: &Nat, array_limit: u64) -> Columns<V> {
+        // At most ARRAY_COLUMNS slots where the callers ask for new ones: a
+        // bounded allocation.
+        or_abort(Self::try_new(x, array_limit), 0)
+    }
+
+    /// [`Columns::new`], or [`Exhausted`] when the array's memory cannot be
+    /// had.
+    pub(super) fn try_new(x: &Nat, array_limit: u64) -> Result<Columns<V>, Exhausted> {
         let width = x.to_u64().filter(|&w| w <= array_limit).unwrap_or(0);
-        Columns {
-            array: vec![V::default(); width as usize],
+        let width = usize::try_from(width).map_err(|_| Exhausted)?;
+        let mut array = Vec::new();
+        array.try_reserve_exact(width).map_err(|_| Exhausted)?;
+        array.resize(width, V::default());
+        Ok(Columns {
+            array,
             table: Table::new(),
             big: KeyedMap::default(),
-        }
+        })
     }
 
     /// The value of column `c` (1-based, a machine word).
