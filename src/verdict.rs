@@ -320,3 +320,30 @@ pub(crate) fn watch(strongest: &Finding) -> Watch {
         Watch::Play
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// r[decision.big-numbers]: a column past the frame is shown whole up
+    /// to SHOWN_DIGITS digits, and by its first SHOWN_DIGITS beyond: just
+    /// below, at and above the limit.
+    #[test]
+    fn columns_past_the_frame_are_shown_up_to_the_limit() {
+        for digits in [SHOWN_DIGITS - 1, SHOWN_DIGITS, SHOWN_DIGITS + 1] {
+            let column = Nat::from_digits("7".repeat(digits).as_bytes()).unwrap();
+            let text = Finding::OffFrame { line: 2, column }.to_string();
+            let shown = "7".repeat(digits.min(SHOWN_DIGITS));
+            if digits <= SHOWN_DIGITS {
+                assert_eq!(text, format!("line 2: column {shown} is outside the frame"));
+            } else {
+                assert_eq!(
+                    text,
+                    format!(
+                        "line 2: column {shown}... (more than {SHOWN_DIGITS} digits) is outside the frame"
+                    )
+                );
+            }
+        }
+    }
+}
