@@ -204,3 +204,68 @@ pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
     let effect = state.place(column);
     (state, effect)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(x: u64, y: u64, z: u64) -> Game {
+        let header = Header {
+            x: x.into(),
+            y: y.into(),
+            z: z.into(),
+        };
+        Game::new(&header, Keep::default())
+    }
+
+    /// r[rule.after-win]: the first counter after the win is remembered,
+    /// none before it.
+    #[test]
+    fn the_first_counter_after_the_win_is_remembered() {
+        let mut g = game(3, 3, 2);
+        for (column, after) in [
+            (1, None),
+            (3, None),
+            (1, None),
+            (2, Some((2, 1))),
+            (3, Some((2, 1))),
+        ] {
+            let effect = g.place(&Nat::from(column));
+            assert!(
+                matches!(effect, Effect::Placed { .. } | Effect::Won { .. }),
+                "{effect:?}"
+            );
+            assert_eq!(
+                g.first_after_win().map(|(c, r)| (c.to_u64().unwrap(), r)),
+                after,
+                "after column {column}"
+            );
+        }
+        assert!(g.winning_run().is_some());
+    }
+
+    /// `is_open` and `would_complete` answer for the player to move and
+    /// change nothing.
+    #[test]
+    fn open_columns_and_completing_moves() {
+        // One row of 5, lines of 2.
+        let mut g = game(5, 1, 2);
+        g.place(&Nat::from(1));
+        g.place(&Nat::from(3));
+        // Player 1 to move: column 2 joins its counter in column 1; column 4
+        // would join player 2's.
+        assert!(g.would_complete(&Nat::from(2)));
+        assert!(!g.would_complete(&Nat::from(4)));
+        assert!(!g.would_complete(&Nat::from(5)));
+        assert!(!g.is_open(&Nat::from(1)));
+        assert!(!g.would_complete(&Nat::from(1)));
+        assert!(g.is_open(&Nat::from(2)));
+        assert!(!g.is_open(&Nat::from(6)));
+        assert!(!g.is_open(&Nat::ZERO));
+        g.place(&Nat::from(5));
+        // Player 2 to move: column 4 joins its counter in column 3.
+        assert!(g.would_complete(&Nat::from(4)));
+        assert_eq!(g.placed(), 3);
+        assert!(g.winning_run().is_none());
+    }
+}

@@ -346,4 +346,18 @@ mod tests {
             }
         }
     }
+
+    /// r[decision.precedence]: among findings of one rank the first in the
+    /// file stands.
+    #[test]
+    fn the_first_of_equal_findings_stands() {
+        let fault = |line| Finding::Format {
+            line,
+            fault: crate::grammar::FormatFault::EmptyLine,
+        };
+        let findings = [fault(2), fault(5)];
+        assert_eq!(decide(&findings), Some(&findings[0]));
+        let findings = [Finding::AfterWin { line: 4 }, fault(9), fault(3)];
+        assert_eq!(decide(&findings), Some(&findings[1]));
+    }
 }
