@@ -297,10 +297,9 @@ fn dense_dims(x: &Nat, y: &Nat) -> Option<(usize, u32, u64)> {
     Some((usize::try_from(w).ok()?, u32::try_from(h).ok()?, cells))
 }
 
-/// Bytes of the array store of a `w` by `h` frame with lanes of `bits`:
-/// four lanes a cell, and a height and a top run (four bytes each) a column.
-fn dense_bytes(bits: u32, w: u64, h: u64) -> u64 {
-    let cell_bytes = u64::from(bits) / 2;
+/// Bytes of the array store of a `w` by `h` frame with cells of
+/// `cell_bytes`, and a height and a top run (four bytes each) a column.
+fn dense_bytes(cell_bytes: u64, w: u64, h: u64) -> u64 {
     w.saturating_mul(h)
         .saturating_mul(cell_bytes)
         .saturating_add(w.saturating_mul(8))
@@ -329,11 +328,12 @@ impl Board {
     pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
         let bits = lane_bits(x, z);
         let dims = dense_dims(x, y);
+        let cell_bytes = u64::from(bits) / 2; // four lanes
         let up_front = match storage {
             Storage::Sparse => false,
             Storage::Dense => dims.is_some(),
             Storage::Auto => dims.is_some_and(|(w, h, _)| {
-                dense_bytes(bits, w as u64, u64::from(h)) <= UP_FRONT_BYTES
+                dense_bytes(cell_bytes, w as u64, u64::from(h)) <= UP_FRONT_BYTES
             }),
         };
         let store = up_front
@@ -345,8 +345,7 @@ impl Board {
             // Once the array costs at most PROMOTE_AT cells' bytes a
             // counter, its columns' heights and top runs counted.
             (_, Some((w, h, _))) => {
-                let cell_bytes = u64::from(bits) / 2;
-                (dense_bytes(bits, w as u64, u64::from(h)) / (PROMOTE_AT * cell_bytes)).max(1)
+                (dense_bytes(cell_bytes, w as u64, u64::from(h)) / (PROMOTE_AT * cell_bytes)).max(1)
             }
         };
         Board {

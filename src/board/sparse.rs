@@ -6,7 +6,7 @@ use std::collections::hash_map::RandomState;
 use super::dense::Dense;
 use super::table::{Probes, Table};
 use super::{Cell, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
-use crate::memory::or_abort;
+use crate::memory::{or_abort, try_vec};
 use crate::nat::Nat;
 
 /// A hash map keyed by numbers past 2^64 (frames wider than a machine word):
@@ -50,8 +50,7 @@ impl<V: Default + Clone> Columns<V> {
     pub(super) fn try_new(x: &Nat, array_limit: u64) -> Result<Columns<V>, Exhausted> {
         let width = x.to_u64().filter(|&w| w <= array_limit).unwrap_or(0);
         let width = usize::try_from(width).map_err(|_| Exhausted)?;
-        let mut array = Vec::new();
-        array.try_reserve_exact(width).map_err(|_| Exhausted)?;
+        let mut array = try_vec(width)?;
         array.resize(width, V::default());
         Ok(Columns {
             array,
