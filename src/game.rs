@@ -79,10 +79,10 @@ impl Game {
         }
     }
 
-    /// Places the next counter in `column`, in place. See [`step`] for the
-    /// pure form.
+    /// Places the next counter in `column`: the body of [`step`], the one
+    /// transition.
     #[inline]
-    pub fn place(&mut self, column: &Nat) -> Effect {
+    fn place(&mut self, column: &Nat) -> Effect {
         let player = self.to_move;
         // r[rule.line]: runs are looked for until the first wins;
         // r[decision.placed-after-win]: after it counters are placed all the same.
@@ -116,10 +116,10 @@ impl Game {
 
     /// Plays the longest prefix of `columns` whose moves are ordinary
     /// (inside the frame, into a column with room, winning nothing, before
-    /// any win) and returns how many it played: each as [`Game::place`]
-    /// would with [`Effect::Placed`], without a `Nat` per move. The move
-    /// after them is for `place`. Plays none where the board has no fast
-    /// path.
+    /// any win) and returns how many it played: the state is the one that
+    /// folding [`step`] over them gives (each with [`Effect::Placed`]),
+    /// reached without a `Nat` per move. The move after them is for `step`.
+    /// Plays none where the board has no fast path.
     #[inline]
     pub fn place_ordinary(&mut self, columns: &[u64]) -> usize {
         if self.winning_run.is_some() {
@@ -199,7 +199,11 @@ impl Game {
     }
 }
 
-/// The transition: state in, state and effect out. No I/O, no precedence.
+/// The transition: state in, state and effect out, by the rules of
+/// `spec/rules.md`. No I/O, no precedence (the judge turns effects into
+/// findings and `verdict::decide` chooses between them). The judge folds it
+/// over a file's moves; [`Game::place_ordinary`] is a batched form of it.
+#[inline]
 pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
     let effect = state.place(column);
     (state, effect)
@@ -267,5 +271,87 @@ mod tests {
         assert!(g.would_complete(&Nat::from(4)));
         assert_eq!(g.placed(), 3);
         assert!(g.winning_run().is_none());
+    }
+
+    /// The batched hot loop is an optimisation of folding `step`: over
+    /// random games on every store, `place_ordinary` in chunks of random
+    /// sizes plays exactly the moves that `step` reports as ordinary, and
+    /// leaves the same state (every owner, every height, who moves, the
+    /// last counter) as folding `step` over them.
+    #[test]
+    fn place_ordinary_is_step_folded_move_by_move() {
+        use crate::test_rng::Rng;
+        let mut rng = Rng::new(7);
+        let mut batched_moves = [0; 3];
+        for round in 0..3000 {
+            let (w, h) = (1 + rng.below(9), 1 + rng.below(9));
+            let z = 1 + rng.below(5);
+            let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][round % 3];
+            let header = Header {
+                x: w.into(),
+                y: h.into(),
+                z: z.into(),
+            };
+            let keep = Keep {
+                storage,
+                board: false,
+            };
+            let moves: Vec<u64> = (0..rng.below(90))
+                .map(|_| match rng.below(60) {
+                    0 => w + 1 + rng.below(3),
+                    _ => 1 + rng.below(w),
+                })
+                .collect();
+            let mut folded = Game::new(&header, keep);
+            let mut ordinary = moves.len();
+            for (i, &c) in moves.iter().enumerate() {
+                let (next, effect) = step(folded.clone(), &Nat::from(c));
+                if effect
+                    != (Effect::Placed {
+                        row: next.board().height(&Nat::from(c)),
+                        after_win: false,
+                    })
+                {
+                    ordinary = i;
+                    break;
+                }
+                folded = next;
+            }
+            let mut batched = Game::new(&header, keep);
+            let mut done = 0;
+            while done < moves.len() {
+                let chunk = (1 + rng.below(20) as usize).min(moves.len() - done);
+                let played = batched.place_ordinary(&moves[done..done + chunk]);
+                done += played;
+                if played < chunk {
+                    break;
+                }
+            }
+            let context = format!("{w}x{h} z={z} {storage:?} {moves:?}");
+            assert_eq!(done, ordinary, "{context}");
+            batched_moves[round % 3] += done;
+            assert_eq!(batched.to_move(), folded.to_move(), "{context}");
+            assert_eq!(batched.placed(), folded.placed(), "{context}");
+            assert_eq!(batched.last(), folded.last(), "{context}");
+            for c in 1..=w {
+                let c = Nat::from(c);
+                assert_eq!(batched.board().height(&c), folded.board().height(&c));
+                for r in 1..=h {
+                    assert_eq!(batched.board().owner(&c, r), folded.board().owner(&c, r));
+                }
+            }
+            // Past the prefix both go on as `step` says.
+            if let Some(c) = moves.get(ordinary) {
+                let (a, x) = step(batched, &Nat::from(*c));
+                let (b, y) = step(folded, &Nat::from(*c));
+                assert_eq!(x, y, "{context}");
+                assert_eq!(a.winning_run(), b.winning_run(), "{context}");
+            }
+        }
+        // Every store plays long ordinary prefixes in batches.
+        assert!(
+            batched_moves.iter().all(|&n| n > 4_000),
+            "{batched_moves:?}"
+        );
     }
 }

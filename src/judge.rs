@@ -4,7 +4,7 @@
 use memchr::memchr;
 
 use crate::board::Storage;
-use crate::game::{Effect, Game, Keep};
+use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
 use crate::memory::Exhausted;
 use crate::nat::Nat;
@@ -303,7 +303,7 @@ impl Judge {
             let mut i = 0;
             while i < columns.len() && self.watch == Watch::Play {
                 // Ordinary moves in one go; the first that is not (a win, a
-                // full column, a column past the frame) goes through `place`.
+                // full column, a column past the frame) is a `step`.
                 let played = self
                     .game
                     .as_mut()
@@ -318,7 +318,7 @@ impl Judge {
                     lines += 1;
                     let number = self.lines + lines;
                     self.last_move = number;
-                    self.place(number, Nat::from(columns[i]));
+                    self.play(number, Nat::from(columns[i]));
                     start = ends[i];
                     i += 1;
                 }
@@ -405,7 +405,7 @@ impl Judge {
             return self.record(Finding::Exhausted { line: number });
         };
         match self.watch {
-            Watch::Play => self.place(number, column),
+            Watch::Play => self.play(number, column),
             Watch::Columns => {
                 if self.header.as_ref().is_some_and(|h| column > h.x) {
                     self.record(Finding::OffFrame {
@@ -428,14 +428,16 @@ impl Judge {
         self.header = Some(header);
     }
 
-    /// Places the move of line `number` in the game (r[rule.gravity]) and
-    /// records what it did.
+    /// Steps the game with the move of line `number` (r[rule.gravity]) and
+    /// records what the move did.
     #[inline]
-    fn place(&mut self, number: u64, column: Nat) {
-        let Some(game) = &mut self.game else {
+    fn play(&mut self, number: u64, column: Nat) {
+        let Some(game) = self.game.take() else {
             return;
         };
-        match game.place(&column) {
+        let (game, effect) = step(game, &column);
+        self.game = Some(game);
+        match effect {
             Effect::OffFrame => self.record(Finding::OffFrame {
                 line: number,
                 column: column.leading(SHOWN_DIGITS + 1),

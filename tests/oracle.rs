@@ -84,11 +84,12 @@ fn target(name: &str) -> fn(&[u8]) {
         "board" => targets::board,
         "rotate" => targets::rotate,
         "solve" => targets::solve,
+        "step" => targets::step,
         other => panic!("no fuzz target {other}"),
     }
 }
 
-const TARGETS: [&str; 5] = ["parse", "game", "board", "rotate", "solve"];
+const TARGETS: [&str; 6] = ["parse", "game", "step", "board", "rotate", "solve"];
 
 /// The targets on random bytes: what the fuzzer does, briefly, in every
 /// `cargo test`.

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use connectz::{Game, Header, Keep, Nat};
+use connectz::{Game, Header, Keep, Nat, step};
 
 use crate::solver::{Position, Shape, Solver};
 
@@ -337,7 +337,7 @@ pub fn replay(shape: Shape, moves: &[usize]) -> Game {
     };
     let mut game = Game::new(&header, keep);
     for &m in moves {
-        game.place(&Nat::from(m as u64 + 1));
+        game = step(game, &Nat::from(m as u64 + 1)).0;
     }
     game
 }

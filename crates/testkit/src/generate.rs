@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use connectz::{Code, Game, Header, Keep, Nat, Player, winnable};
+use connectz::{Code, Game, Header, Keep, Nat, Player, step, winnable};
 
 use crate::rng::Rng;
 
@@ -251,20 +251,21 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
             } else {
                 Player::Two
             };
-            let mut game = Game::new(header, Keep::default());
-            let mut moves = continue_game(&mut game, rng, Goal::Win(winner))?;
+            let game = Game::new(header, Keep::default());
+            let (game, mut moves) = continue_game(game, rng, Goal::Win(winner))?;
             let extra = Open::new(&game, x).random(rng)?;
             moves.push(extra);
             Some(lines(moves))
         }
         Code::IllegalRow => {
             let target = 1 + rng.below(x);
-            let mut game = Game::new(header, Keep::default());
+            let game = Game::new(header, Keep::default());
             // Filling the column without a line is not always possible
             // (lines of 1, a column of z): then the column is filled whatever
             // it completes, since a full column (5) outranks a move after a
             // win (4) and the result of play (r[decision.precedence]).
-            let mut moves = continue_game(&mut game, rng, Goal::Column(target))
+            let mut moves = continue_game(game, rng, Goal::Column(target))
+                .map(|(_, moves)| moves)
                 .unwrap_or_else(|| vec![target; y as usize]);
             moves.push(target);
             Some(lines(moves))
@@ -313,8 +314,8 @@ enum Goal {
 }
 
 fn random_game(header: &Header, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
-    let mut game = Game::new(header, Keep::default());
-    continue_game(&mut game, rng, goal)
+    let game = Game::new(header, Keep::default());
+    continue_game(game, rng, goal).map(|(_, moves)| moves)
 }
 
 /// The columns with room, kept as a list with each column's place in it, so
@@ -379,11 +380,11 @@ fn safe_column(game: &Game, open: &Open, rng: &mut Rng, avoid: Option<u64>) -> O
 /// A win is built as a column: after a random opening, the winner stacks
 /// counters in a column with room for a line while the other player plays
 /// elsewhere, until some line of the winner's is complete.
-fn continue_game(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>> {
+fn continue_game(mut game: Game, rng: &mut Rng, goal: Goal) -> Option<(Game, Vec<u64>)> {
     let x = game.frame().0.to_u64()?;
     let y = game.frame().1.to_u64()?;
     let z = game.frame().2.to_u64().unwrap_or(u64::MAX);
-    let mut open = Open::new(game, x);
+    let mut open = Open::new(&game, x);
     let mut moves = Vec::new();
     let opening = match goal {
         Goal::Win(_) => rng.below((x * y / 3).min(400) + 1),
@@ -392,9 +393,9 @@ fn continue_game(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>>
     let mut target: Option<u64> = None;
     loop {
         match goal {
-            Goal::Length(n) if moves.len() as u64 >= n => return Some(moves),
-            Goal::Fill if game.is_full() => return Some(moves),
-            Goal::Column(c) if !game.is_open(&Nat::from(c)) => return Some(moves),
+            Goal::Length(n) if moves.len() as u64 >= n => return Some((game, moves)),
+            Goal::Fill if game.is_full() => return Some((game, moves)),
+            Goal::Column(c) if !game.is_open(&Nat::from(c)) => return Some((game, moves)),
             _ => {}
         }
         let column =
@@ -405,9 +406,9 @@ fn continue_game(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>>
                     if let Some(c) = target.into_iter().chain(probes).find(|&c| {
                         game.is_open(&Nat::from(c)) && game.would_complete(&Nat::from(c))
                     }) {
-                        game.place(&Nat::from(c));
+                        game = step(game, &Nat::from(c)).0;
                         moves.push(c);
-                        return Some(moves);
+                        return Some((game, moves));
                     }
                     if moves.len() as u64 >= opening && target.is_none() {
                         // A column with room for z counters of the winner's.
@@ -417,7 +418,7 @@ fn continue_game(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>>
                     }
                     match target.filter(|&c| game.is_open(&Nat::from(c))) {
                         Some(c) => c,
-                        None => safe_column(game, &open, rng, None)?,
+                        None => safe_column(&game, &open, rng, None)?,
                     }
                 }
                 // Lean on the column to fill, when that is safe.
@@ -428,10 +429,10 @@ fn continue_game(game: &mut Game, rng: &mut Rng, goal: Goal) -> Option<Vec<u64>>
                 {
                     c
                 }
-                _ => safe_column(game, &open, rng, target)?,
+                _ => safe_column(&game, &open, rng, target)?,
             };
-        game.place(&Nat::from(column));
-        open.update(game, column);
+        game = step(game, &Nat::from(column)).0;
+        open.update(&game, column);
         moves.push(column);
     }
 }

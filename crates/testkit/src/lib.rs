@@ -4,6 +4,7 @@
 //! - [`oracle`]: the executable definition (plain lines, a full grid, a full
 //!   scan after every move) and brute-force references for the neighbouring
 //!   problems;
+//! - [`grid`]: the naive board that the `step` target holds `step` to;
 //! - [`arbitrary_game`]: structured random games for the fuzzers;
 //! - [`scale`]: games whose code is known by construction, at any size;
 //! - [`generate`]: games with a chosen code, and the benchmark workloads;
@@ -14,6 +15,7 @@
 
 pub mod arbitrary_game;
 pub mod generate;
+pub mod grid;
 pub mod oracle;
 pub mod rng;
 pub mod scale;

@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | `parse` | a game file's bytes (up to 2 MiB) | no panic; the verdict does not depend on chunking or on the store; on frames of up to 4096 cells, judge and oracle agree (inputs up to 64 KiB) |
 //! | `game` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
+//! | `step` | a frame (small, or a window of a frame up to and past 2^64 wide) and columns, including full columns, columns past X and moves after a win | folding `connectz::step`, after every move the effect and the whole board are those of [`Grid`], the rules applied to a grid scanned whole |
 //! | `board` | a grid, as text or built from bytes | `cz board` never panics and answers within its bounds; on frames of up to 12 cells it agrees with every game played out |
 //! | `rotate` | a "Rotate" input, as text or built from bytes | no panic; on boards up to 7 x 7 the answer is that of turning, falling and scanning literally |
 //! | `solve` | positions, as text or built from bytes | no panic and bounded work; on frames of up to 12 cells the solver's score is that of plain negamax |
@@ -16,11 +17,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use arbitrary::{Arbitrary, Unstructured};
 
-use connectz::{Judge, judge_bytes, judge_chunked};
+use connectz::{
+    Effect, Game, Header, Judge, Keep, Nat, Storage, judge_bytes, judge_chunked, winnable,
+};
 use connectz_games::snapshot::{self, Verdict};
 use connectz_games::solver::{Position, Shape, Solver};
 
 use crate::arbitrary_game::ArbitraryGame;
+use crate::grid::{Grid, Outcome};
 use crate::oracle::{self, Standing, differential};
 
 /// The largest input the fuzz targets take (`-max_len`).
@@ -62,6 +66,132 @@ pub fn game(game: &ArbitraryGame) {
     let input = game.render();
     if let Err(e) = differential(&input, &game.chunk_sizes()) {
         panic!("{e}\n{game:?}");
+    }
+}
+
+/// `step`: folds [`connectz::step`] over columns made from bytes and, after
+/// every move, compares its effect and the whole board with [`Grid`].
+pub fn step(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let (Ok(shape), Ok(width), Ok(height), Ok(connect), Ok(kind)) = (
+        u.arbitrary::<u8>(),
+        u.int_in_range(1..=8usize),
+        u.int_in_range(1..=8u64),
+        u.int_in_range(1..=6u64),
+        u.arbitrary::<u8>(),
+    ) else {
+        return;
+    };
+    // Where the window of columns played sits, and what lies beyond it:
+    // nothing, a few columns, or a frame past 2^64 (the stores change at
+    // 2^16 and 2^40 columns; rows past u64 never fill).
+    let bases = [0, 65_530, 1 << 40, u64::MAX - 8];
+    let base = Nat::from(bases[usize::from(shape % 4)]);
+    let beyond = match (shape / 4) % 3 {
+        0 => Nat::ZERO,
+        1 => Nat::from(u64::from(shape / 12)),
+        _ => Nat::from_digits(b"100000000000000000000000000").expect("digits"),
+    };
+    let x = base.add_u64(width as u64).add(&beyond);
+    let y = match kind % 4 {
+        3 => Nat::from_digits(b"99999999999999999999999").expect("digits"),
+        _ => Nat::from(height),
+    };
+    let z = Nat::from(connect);
+    if !winnable(&x, &y, &z) {
+        return;
+    }
+    let keep = Keep {
+        storage: [Storage::Auto, Storage::Sparse, Storage::Dense][usize::from(kind / 4) % 3],
+        board: kind & 0x20 != 0,
+    };
+    let header = Header {
+        x: x.clone(),
+        y: y.clone(),
+        z: z.clone(),
+    };
+    let mut game = Game::new(&header, keep);
+    let mut grid = Grid::new(x.clone(), y, &z, base, width);
+    let mut first_after_win = None;
+    let mut moves = Vec::new();
+    while let Ok(byte) = u.arbitrary::<u8>() {
+        let column = match byte % 16 {
+            0 => x.add_u64(1 + u64::from(byte / 16)),
+            1 => x.add(&x),
+            _ => grid.column(usize::from(byte / 16) % width),
+        };
+        moves.push(column.clone());
+        let (next, effect) = connectz::step(game, &column);
+        game = next;
+        let expected = grid.drop(&column);
+        let context = || format!("frame {x} {} {z}, {keep:?}, moves {moves:?}", header.y);
+        match (&effect, &expected) {
+            (Effect::OffFrame, Outcome::OffFrame) | (Effect::ColumnFull, Outcome::ColumnFull) => {}
+            (
+                Effect::Placed { row, after_win },
+                Outcome::Placed {
+                    row: r,
+                    after_win: a,
+                },
+            ) if row == r && after_win == a => {
+                if *after_win && first_after_win.is_none() {
+                    first_after_win = Some((column.clone(), *row));
+                }
+            }
+            (Effect::Won { row, run }, Outcome::Won { row: r, runs }) if row == r => {
+                // The run reported is one the scan finds, through the counter
+                // just placed.
+                let found = runs.iter().any(|g| {
+                    g.player == run.player
+                        && g.column == run.column
+                        && g.row == run.row
+                        && g.direction == run.direction
+                        && g.length == run.length
+                });
+                assert!(found, "run {run:?} is not among {runs:?}; {}", context());
+                assert!(
+                    run.cells().any(|(c, r)| c == column && r == *row),
+                    "run {run:?} misses the counter; {}",
+                    context()
+                );
+            }
+            _ => panic!(
+                "step says {effect:?}, the rules {expected:?}; {}",
+                context()
+            ),
+        }
+        // The whole board: who moves, how many counters, each column's
+        // height, and every owner while runs are still looked for or the
+        // board is kept.
+        assert_eq!(game.to_move(), grid.to_move(), "{}", context());
+        assert_eq!(game.placed(), grid.placed(), "{}", context());
+        let owners_kept = keep.board || game.winning_run().is_none();
+        for i in 0..width {
+            let c = grid.column(i);
+            let owners = grid.owners(i);
+            assert_eq!(
+                game.board().height(&c),
+                owners.len() as u64,
+                "{}",
+                context()
+            );
+            if owners_kept {
+                for (r, &p) in owners.iter().enumerate() {
+                    let row = r as u64 + 1;
+                    assert_eq!(game.board().owner(&c, row), Some(p), "{}", context());
+                }
+                assert_eq!(game.board().owner(&c, owners.len() as u64 + 1), None);
+            }
+        }
+        assert_eq!(
+            game.first_after_win().map(|(c, r)| (c.clone(), r)),
+            first_after_win,
+            "{}",
+            context()
+        );
+        if moves.len() >= 600 {
+            break;
+        }
     }
 }
 
