@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use connectz_gen::{Workload, workload};
+use connectz_rng::Rng;
 use connectz_testkit::arbitrary::{Arbitrary, Unstructured};
 use connectz_testkit::arbitrary_game::ArbitraryGame;
-use connectz_testkit::generate::{Workload, workload};
-use connectz_testkit::rng::Rng;
 
 struct Shape {
     name: &'static str,

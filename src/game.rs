@@ -280,7 +280,7 @@ mod tests {
     /// last counter) as folding `step` over them.
     #[test]
     fn place_ordinary_is_step_folded_move_by_move() {
-        use crate::test_rng::Rng;
+        use connectz_rng::Rng;
         let mut rng = Rng::new(7);
         let mut batched_moves = [0; 3];
         for round in 0..3000 {

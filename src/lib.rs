@@ -35,8 +35,6 @@ mod partial;
 pub mod read;
 pub mod rules;
 mod scan;
-#[cfg(test)]
-mod test_rng;
 pub mod verdict;
 
 pub use board::{Direction, Player, Storage, WinningRun};

@@ -165,7 +165,7 @@ mod tests {
     use super::*;
     use crate::grammar::parse_move;
     use crate::nat::Nat;
-    use crate::test_rng::Rng;
+    use connectz_rng::Rng;
 
     /// Random strings over an alphabet that makes near-misses likely.
     struct Bytes(Rng);

@@ -3,10 +3,10 @@
 
 use std::fs;
 
+use connectz_rng::Rng;
 use connectz_testkit::arbitrary::{Arbitrary, Unstructured};
 use connectz_testkit::arbitrary_game::ArbitraryGame;
 use connectz_testkit::oracle::differential;
-use connectz_testkit::rng::Rng;
 use connectz_testkit::targets;
 
 use crate::support::{files_below, root};

@@ -226,7 +226,7 @@ fn columns_built_to_collide_cost_what_others_cost() {
     // Counted, not timed: the table's probe steps per lookup are the same
     // on any machine, however busy.
     let random = {
-        let mut rng = connectz_testkit::rng::Rng::new(9);
+        let mut rng = connectz_rng::Rng::new(9);
         let mut v = b"1000000000000000000 1000000000000000000 4\n".to_vec();
         for _ in 0..200_000 {
             v.extend_from_slice(format!("{}\n", 1 + rng.below(1 << 59)).as_bytes());
@@ -274,7 +274,7 @@ fn little_address_space_still_gives_a_code() {
     assert_eq!(limited(40_000, &game), "8\n");
     // A sparse game that cannot fit in 60 MB: memory runs out (9), unless a
     // later fault outranks that: a column past the frame (6), a bad byte (8).
-    let mut rng = connectz_testkit::rng::Rng::new(4);
+    let mut rng = connectz_rng::Rng::new(4);
     let mut big = b"1000000000000 1000000000000 1000\n".to_vec();
     for _ in 0..2_000_000 {
         big.extend_from_slice(format!("{}\n", 1 + rng.below(1_000_000_000_000)).as_bytes());

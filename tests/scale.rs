@@ -88,7 +88,7 @@ fn a_stack_of_65536_wins_however_long_the_file() {
 /// each occupied column a stack of its own, bounded bytes per counter.
 #[test]
 fn a_wide_tall_frame_costs_bytes_per_counter() {
-    let mut rng = connectz_testkit::rng::Rng::new(3);
+    let mut rng = connectz_rng::Rng::new(3);
     let mut bytes = b"65536 65536 65536\n".to_vec();
     let moves = 2_000_000;
     for _ in 0..moves {

@@ -714,7 +714,7 @@ fn run_from(column: Nat, placed: Placement, player: Player) -> Result<WinningRun
 mod tests {
     use super::*;
 
-    use crate::test_rng::Rng;
+    use connectz_rng::Rng;
 
     /// The arrays and the sparse maps of every lane width are stores of one
     /// algorithm: on random games they must report the same lines, and

@@ -275,7 +275,7 @@ impl<V: Default + Clone> Table<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
+    use connectz_rng::Rng;
     use std::collections::HashMap;
 
     /// The table is a map: on random keys (few distinct, so entries are

@@ -818,18 +818,6 @@ impl<'a> Schedule<'a> {
 mod tests {
     use super::*;
 
-    /// SplitMix64, for the random positions of these tests.
-    struct Mix(u64);
-    impl Mix {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((u128::from(z ^ (z >> 31)) * u128::from(n)) >> 64) as u64
-        }
-    }
-
     /// The pruned search against a plain one (every move, dead ends
     /// remembered by heights) on random columns, up to 6 x 6: the pruning,
     /// the symmetry and the greedy pass never change an answer.
@@ -866,7 +854,7 @@ mod tests {
             }
             go(stacks, &mut vec![0; stacks.len()], 0, total, &mut dead)
         }
-        let mut rng = Mix(11);
+        let mut rng = connectz_rng::Rng::new(11);
         let (mut yes, mut no) = (0, 0);
         for _ in 0..40_000 {
             let width = 1 + rng.below(6) as usize;

@@ -2,7 +2,7 @@
 
 use connectz_games::engine::{Level, Options, choose};
 use connectz_games::solver::{Shape, Solver};
-use connectz_testkit::rng::Rng;
+use connectz_rng::Rng;
 
 #[test]
 fn engines_take_wins_and_block_lines() {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use connectz_games::snapshot::{Side, Snapshot, Verdict, judge};
-use connectz_testkit::rng::Rng;
+use connectz_rng::Rng;
 
 fn from_stacks(stacks: &[Vec<Side>], height: usize) -> Snapshot {
     let width = stacks.len();

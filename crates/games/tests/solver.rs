@@ -1,6 +1,7 @@
 //! The exact solver on the public benchmark sets of Pascal Pons' solver
 //! (tests/data/solver): every score must be exact.
 
+use connectz_rng::Rng;
 use std::fs;
 
 use connectz_games::solver::{Position, PositionError, Shape, Solver};
@@ -167,13 +168,7 @@ fn tallied_minimax(
 
 /// A random game of `moves` moves on `shape` that completes no line
 /// (restarting when one would), from a small xorshift generator.
-fn random_position(shape: Shape, moves: usize, state: &mut u64) -> Position {
-    let mut next = || {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    };
+fn random_position(shape: Shape, moves: usize, rng: &mut Rng) -> Position {
     for _ in 0..100_000 {
         let mut p = Position::new(shape);
         for _ in 0..moves {
@@ -183,7 +178,7 @@ fn random_position(shape: Shape, moves: usize, state: &mut u64) -> Position {
             if open.is_empty() {
                 break;
             }
-            p.play_column(open[next() as usize % open.len()]);
+            p.play_column(open[rng.below(open.len() as u64) as usize]);
         }
         if p.moves() as usize == moves {
             return p;
@@ -198,7 +193,7 @@ fn frames_past_64_bits_agree_with_minimax() {
     // with several line lengths), near their end so that minimax can
     // finish. Lines long enough that a random game can fill most of the
     // frame without completing one.
-    let mut state = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut solver = Solver::with_table_mb(2);
     for (width, height, z, empty) in [
         (8, 8, 5, 14),
@@ -215,7 +210,7 @@ fn frames_past_64_bits_agree_with_minimax() {
         let shape = Shape { width, height, z };
         assert!(shape.fits() && !shape.fits_64(), "{shape:?}");
         for _ in 0..6 {
-            let p = random_position(shape, width * height - empty, &mut state);
+            let p = random_position(shape, width * height - empty, &mut rng);
             if p.can_win_next() {
                 continue;
             }
@@ -241,8 +236,8 @@ fn the_widest_and_tallest_frames_fit() {
         };
         assert!(shape.fits());
         let mut solver = Solver::with_table_mb(2);
-        let mut state = (width * 1000 + height) as u64;
-        let p = random_position(shape, width * height - 8, &mut state);
+        let mut rng = Rng::new((width * 1000 + height) as u64);
+        let p = random_position(shape, width * height - 8, &mut rng);
         if !p.can_win_next() {
             let mut memo = std::collections::HashMap::new();
             assert_eq!(solver.solve(&p, false), memo_minimax(&p, &mut memo));

@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn smoke_renders_varied_games() {
         let mut lengths = std::collections::BTreeSet::new();
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = connectz_rng::Rng::new(7);
         for _ in 0..200 {
             let data: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();
             let game = ArbitraryGame::arbitrary(&mut Unstructured::new(&data)).unwrap();

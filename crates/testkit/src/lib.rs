@@ -7,17 +7,13 @@
 //! - [`grid`]: the naive board that the `step` target holds `step` to;
 //! - [`arbitrary_game`]: structured random games for the fuzzers;
 //! - [`scale`]: games whose code is known by construction, at any size;
-//! - [`generate`]: games with a chosen code, and the benchmark workloads;
-//! - [`rng`]: the seedable random generator;
 //! - [`targets`]: the fuzz targets' bodies, so `cargo test` replays corpora.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod arbitrary_game;
-pub mod generate;
 pub mod grid;
 pub mod oracle;
-pub mod rng;
 pub mod scale;
 pub mod targets;
 

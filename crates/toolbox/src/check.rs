@@ -13,8 +13,8 @@ use rayon::prelude::*;
 
 use connectz::{Code, Report, USAGE, judge_bytes};
 use connectz_explain::spec::{Class, Example, case_files, clauses};
-use connectz_testkit::generate::{Frame, game_with_code};
-use connectz_testkit::rng::Rng;
+use connectz_gen::{Frame, game_with_code};
+use connectz_rng::Rng;
 
 use crate::sandbox::{Ended, Run, Sandbox};
 

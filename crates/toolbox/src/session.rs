@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use connectz::{Nat, Player};
 use connectz_explain::draw::{Style, draw};
 use connectz_games::engine::{self, choose, replay};
-use connectz_testkit::rng::Rng;
+use connectz_rng::Rng;
 
 /// Options of a session.
 #[derive(Clone, Copy, Debug)]

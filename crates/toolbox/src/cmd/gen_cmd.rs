@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use connectz::Code;
-use connectz_testkit::generate::{Frame, Workload, game_with_code, workload};
+use connectz_gen::{Frame, Workload, game_with_code, workload};
 use connectz_toolbox::{Context, Error, Result};
 
 #[derive(clap::Args)]

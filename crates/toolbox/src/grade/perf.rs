@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connectz::{Code, judge_path};
-use connectz_testkit::generate::{Workload as Shape, workload};
+use connectz_gen::{Workload as Shape, workload};
 
 use crate::check::{Candidate, Outcome, generated};
 use crate::sandbox::Sandbox;

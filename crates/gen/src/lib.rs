@@ -1,11 +1,15 @@
-//! Deterministic generators of game files: benchmark workloads and games
-//! with a chosen outcome.
+//! Deterministic generators of game files: games with a chosen code on a
+//! chosen frame (`cz gen --code`, the generated cases of `cz check`), and
+//! the benchmark workloads (`cz gen --workload`, `cz grade --perf`, the
+//! benches). A seed names a file for good.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::io::{self, Write};
 
 use connectz::{Code, Game, Header, Keep, Nat, Player, step, winnable};
 
-use crate::rng::Rng;
+use connectz_rng::Rng;
 
 /// The benchmark shapes of the performance issue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,8 @@
-//! The random generator of the test kit: seedable and the same on every
-//! platform, so a seed names a generated game for good.
+//! The project's one random generator: seedable and the same on every
+//! platform, so a seed names a generated game for good (`cz gen --seed`,
+//! `cz check --seed`), and tests that draw from it repeat exactly.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 /// SplitMix64: small, fast, seedable, and the same on every platform.
 #[derive(Clone, Debug)]
