@@ -5,7 +5,7 @@ use std::fs;
 use std::process::Command;
 
 use connectz::{judge_bytes, judge_chunked};
-use connectz_explain::spec::{Class, Example, case_files, clauses};
+use connectz_spec::{Class, Example, case_files, clauses};
 
 use crate::support::{files_below, root};
 
@@ -165,7 +165,7 @@ fn impl_cases_name_impl_decisions() {
 
 /// Judges a `resource` example's input in 64 KiB chunks: the report, the
 /// most bytes held for a partial line, and the bytes read.
-fn stream(resource: &connectz_explain::spec::Resource) -> (connectz::Report, usize, u64) {
+fn stream(resource: &connectz_spec::Resource) -> (connectz::Report, usize, u64) {
     use std::io::Read;
     let mut reader = connectz_testkit::scale::resource_reader(resource.parts.clone());
     let mut judge = connectz::Judge::new();

@@ -14,8 +14,9 @@
 
 use connectz::{Judge, Report};
 use connectz_explain::json::json_string;
-use connectz_explain::{account, render, spec};
+use connectz_explain::{account, render};
 use connectz_games::snapshot::{self, Verdict};
+use connectz_spec as spec;
 
 pub mod exports;
 

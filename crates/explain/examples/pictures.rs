@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_explain::spec::{Example, case_files, clauses};
+use connectz_spec::{Example, case_files, clauses};
 
 /// Writes the picture of `bytes`, titled `name`, and returns its file name.
 fn render(dir: &Path, name: &str, bytes: &[u8]) -> String {

@@ -1,8 +1,7 @@
 //! The account of a verdict, for people and programs: why this code, under
 //! which rule, on which line ([`account`]); the board as text ([`draw`]) and
-//! as an SVG picture ([`render`]); and the spec's clauses and the edge-case
-//! corpus, embedded at build time ([`spec`]). Depends on the judge core
-//! alone, and does no I/O.
+//! as an SVG picture ([`render`]). Depends on the judge core alone, and does
+//! no I/O.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -10,4 +9,3 @@ pub mod account;
 pub mod draw;
 pub mod json;
 pub mod render;
-pub mod spec;

@@ -94,7 +94,7 @@ fn the_readme_pictures_are_current() {
 /// page's test; release builds wrapped silently).
 #[test]
 fn every_case_draws_with_checked_arithmetic() {
-    let cases = connectz_explain::spec::case_files();
+    let cases = connectz_spec::case_files();
     assert!(cases.len() > 60);
     for c in cases {
         let svg = picture(c.path, c.bytes);

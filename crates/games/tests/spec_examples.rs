@@ -1,7 +1,7 @@
 //! The spec's examples of the neighbouring problems (spec/board.md,
 //! spec/solve.md): every board, rotate and solve block gives its answer.
 
-use connectz_explain::spec::{Example, clauses};
+use connectz_spec::{Example, clauses};
 
 #[test]
 fn every_board_and_rotate_example_gives_its_answer() {

@@ -259,8 +259,8 @@ fn lines(columns: impl Iterator<Item = u128>) -> impl Iterator<Item = Vec<u8>> {
 }
 
 /// A reader of the input a spec `resource` example describes.
-pub fn resource_reader(parts: Vec<connectz_explain::spec::Part>) -> impl Read {
-    use connectz_explain::spec::Part;
+pub fn resource_reader(parts: Vec<connectz_spec::Part>) -> impl Read {
+    use connectz_spec::Part;
     let chunks = parts
         .into_iter()
         .flat_map(|part| -> Box<dyn Iterator<Item = Vec<u8>>> {

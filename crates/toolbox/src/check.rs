@@ -12,9 +12,9 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use connectz::{Code, Report, USAGE, judge_bytes};
-use connectz_explain::spec::{Class, Example, case_files, clauses};
 use connectz_gen::{Frame, game_with_code};
 use connectz_rng::Rng;
+use connectz_spec::{Class, Example, case_files, clauses};
 
 use crate::sandbox::{Ended, Run, Sandbox};
 

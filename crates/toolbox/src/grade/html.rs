@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use connectz::judge_bytes_with;
 use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_explain::spec::{Class, clause};
+use connectz_spec::{Class, clause};
 
 use super::perf::{Row, Verdict, Workload};
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};

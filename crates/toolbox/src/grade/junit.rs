@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use connectz_explain::spec::Class;
+use connectz_spec::Class;
 
 use super::perf::Verdict;
 use super::{ClassReport, Graded, case_names, markup, text};

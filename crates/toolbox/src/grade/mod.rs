@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use connectz::Code;
-use connectz_explain::spec::Class;
+use connectz_spec::Class;
 
 use crate::check::{
     Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Shrunk, check, corpus,

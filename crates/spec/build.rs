@@ -1,5 +1,5 @@
-//! Embeds the spec and the edge-case corpus in the library, so that `cz check`
-//! and `cz explain` carry them wherever the binary goes.
+//! Embeds the spec and the edge-case corpus in the library, so that `cz check`,
+//! `cz grade` and the page carry them wherever they go.
 
 use std::fmt::Write as _;
 use std::fs;

@@ -1,6 +1,9 @@
 //! The spec's clauses and examples, and the edge-case corpus, embedded at
 //! build time (see spec/README.md for the example syntax). Tests run them;
-//! `cz check` runs a candidate implementation on them.
+//! `cz check` and `cz grade` run candidate implementations on them; the page
+//! shows a clause's text and offers the corpus.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use connectz::Code;
 
