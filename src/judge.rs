@@ -1,9 +1,8 @@
-//! The streaming judge: reads a file in chunks of any size, folds [`step`](crate::step)
+//! The streaming judge: reads a file in chunks of any size, folds [`step`]
 //! over its moves and keeps the findings; [`decide`] chooses the verdict.
 
 use memchr::memchr;
 
-use crate::board::Storage;
 use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
 use crate::memory::Exhausted;
@@ -126,10 +125,11 @@ impl Judge {
     }
 
     /// A judge whose board is always the sparse map, whatever the frame:
-    /// for tests that hold the stores to each other.
+    /// for tests that hold the stores to each other. A test hook.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn with_sparse_board() -> Judge {
         Judge::keeping(Keep {
-            storage: Storage::Sparse,
+            storage: crate::board::Storage::Sparse,
             board: false,
         })
     }

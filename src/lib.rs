@@ -42,9 +42,10 @@ pub use game::{Effect, Game, Keep, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{Judge, Report};
 pub use nat::Nat;
+#[cfg(any(test, feature = "test-hooks"))]
+pub use read::judge_chunked;
 pub use read::{
-    judge_bytes, judge_bytes_with, judge_chunked, judge_path, judge_path_with, judge_reader,
-    judge_reader_with,
+    judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader, judge_reader_with,
 };
 pub use rules::winnable;
 pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};

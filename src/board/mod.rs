@@ -244,9 +244,11 @@ pub enum Storage {
     #[default]
     Auto,
     /// Always the sparse map: lets tests hold the stores to each other.
+    #[cfg(any(test, feature = "test-hooks"))]
     Sparse,
     /// The array whenever the frame has one (at most [`MAX_DENSE_CELLS`]),
     /// whatever it costs: for tests of the array at large sizes.
+    #[cfg(any(test, feature = "test-hooks"))]
     Dense,
 }
 
@@ -330,7 +332,9 @@ impl Board {
         let dims = dense_dims(x, y);
         let cell_bytes = u64::from(bits) / 2; // four lanes
         let up_front = match storage {
+            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Sparse => false,
+            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Dense => dims.is_some(),
             Storage::Auto => dims.is_some_and(|(w, h, _)| {
                 dense_bytes(cell_bytes, w as u64, u64::from(h)) <= UP_FRONT_BYTES
@@ -341,7 +345,9 @@ impl Board {
             .flatten()
             .unwrap_or_else(|| sparse_store(bits, x));
         let promote_at = match (storage, dims) {
-            (Storage::Sparse, _) | (_, None) => u64::MAX,
+            #[cfg(any(test, feature = "test-hooks"))]
+            (Storage::Sparse, _) => u64::MAX,
+            (_, None) => u64::MAX,
             // Once the array costs at most PROMOTE_AT cells' bytes a
             // counter, its columns' heights and top runs counted.
             (_, Some((w, h, _))) => {
@@ -605,7 +611,8 @@ impl Board {
     }
 
     /// Which store holds the counters: `dense`, `sparse` or `heights`, and
-    /// the lane width in bits (0 for heights).
+    /// the lane width in bits (0 for heights). A test hook.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn store_kind(&self) -> (&'static str, u32) {
         match &self.store {
             Store::Dense8(_) => ("dense", 8),

@@ -82,13 +82,6 @@ pub struct Run {
     pub memory_exceeded: bool,
 }
 
-impl Run {
-    /// True when it exited with status 0.
-    pub fn succeeded(&self) -> bool {
-        self.ended == Ended::Exited(0)
-    }
-}
-
 /// Words with which programs report that an allocation failed.
 const OUT_OF_MEMORY: [&str; 6] = [
     "MemoryError",
