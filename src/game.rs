@@ -1,6 +1,7 @@
 //! The state of a game and the pure transition `step`.
 
-use crate::board::{Board, Landing, Player, Storage, WinningRun};
+pub use crate::board::Effect;
+use crate::board::{Board, Player, Storage, WinningRun};
 use crate::grammar::Header;
 use crate::nat::Nat;
 
@@ -32,34 +33,6 @@ pub struct Keep {
     pub board: bool,
 }
 
-/// What one move did. `step` reports; the judge decides what it means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Memory ran out: nothing placed, and the game cannot go on
-    /// (r[decision.out-of-memory]).
-    Exhausted,
-    /// r[rule.column-range]: the column is greater than X; nothing placed.
-    OffFrame,
-    /// r[rule.column-full]: the column is full; nothing placed.
-    ColumnFull,
-    /// The counter was placed at this 1-based row and won nothing.
-    Placed {
-        /// Row the counter landed on (r[rule.gravity]).
-        row: u64,
-        /// True when a run had already won the game before this move
-        /// (r[rule.after-win]).
-        after_win: bool,
-    },
-    /// The counter was placed at this 1-based row and completed the game's
-    /// first winning run (r[rule.line]).
-    Won {
-        /// Row the counter landed on.
-        row: u64,
-        /// The run it completed.
-        run: WinningRun,
-    },
-}
-
 impl Game {
     /// An empty frame.
     pub fn new(header: &Header, keep: Keep) -> Game {
@@ -89,29 +62,22 @@ impl Game {
         let after_win = self.winning_run.is_some();
         let z = (!after_win).then_some(&self.z);
         // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
-        match self.board.drop_into(column, player, z) {
-            Landing::OffFrame => Effect::OffFrame,
-            Landing::Full => Effect::ColumnFull,
-            Landing::Exhausted => Effect::Exhausted,
-            Landing::Placed { row, run } => {
-                // r[rule.turns]: players alternate, every placed counter is a turn.
-                self.to_move = player.other();
-                self.last = Some((column.clone(), row));
-                if after_win && self.after_win.is_none() {
-                    self.after_win = Some((column.clone(), row));
-                }
-                match run {
-                    None => Effect::Placed { row, after_win },
-                    Some(run) => {
-                        self.winning_run = Some(run.clone());
-                        if !self.keep_board {
-                            self.board.keep_heights_only();
-                        }
-                        Effect::Won { row, run }
-                    }
-                }
+        let effect = self.board.drop_into(column, player, z);
+        if let Effect::Placed { row, .. } | Effect::Won { row, .. } = effect {
+            // r[rule.turns]: players alternate, every placed counter is a turn.
+            self.to_move = player.other();
+            self.last = Some((column.clone(), row));
+            if after_win && self.after_win.is_none() {
+                self.after_win = Some((column.clone(), row));
             }
         }
+        if let Effect::Won { run, .. } = &effect {
+            self.winning_run = Some(run.clone());
+            if !self.keep_board {
+                self.board.keep_heights_only();
+            }
+        }
+        effect
     }
 
     /// Plays the longest prefix of `columns` whose moves are ordinary
@@ -252,7 +218,7 @@ mod tests {
     /// change nothing.
     #[test]
     fn open_columns_and_completing_moves() {
-        // One row of 5, lines of 2.
+        // One row of 5, runs of 2.
         let mut g = game(5, 1, 2);
         g.place(&Nat::from(1));
         g.place(&Nat::from(3));

@@ -3,7 +3,7 @@
 use crate::nat::Nat;
 
 /// r[rule.winnable]: can any legal sequence of moves on an `x` by `y` frame
-/// complete a line of `z`?
+/// complete a run of `z`?
 ///
 /// Holds exactly when `z = 1`, or `y >= 2 and x >= z` (player 1 builds the
 /// bottom row while player 2 stacks on top), or `x >= 2 and y >= z` (player 1

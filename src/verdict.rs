@@ -242,14 +242,16 @@ impl fmt::Display for Finding {
             Finding::AfterWin { line } => write!(f, "line {line}: move after the game was won"),
             Finding::Won { line, run } => write!(
                 f,
-                "line {line}: player {} completes a line of {} ({} from column {}, row {})",
+                "line {line}: player {} completes a run of {} ({} from column {}, row {})",
                 run.player.number(),
                 run.length,
                 run.direction,
                 run.column,
                 run.row
             ),
-            Finding::Full { line } => write!(f, "line {line}: the frame is full with no line"),
+            Finding::Full { line } => {
+                write!(f, "line {line}: the frame is full with no winning run")
+            }
             Finding::Unfinished { line } => {
                 write!(f, "line {line}: moves end with no line and room left")
             }

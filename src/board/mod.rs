@@ -17,11 +17,11 @@
 //!   cells are dropped and one height per occupied column is kept.
 //!
 //! A stored run is only read while it is shorter than z (the judge stops
-//! looking for lines at the first one) and never exceeds the frame's width,
+//! looking for runs at the first one) and never exceeds the frame's width,
 //! so runs are kept in the narrowest integer ("lane") that holds
 //! min(z - 1, width); a longer value saturates and reads as "at least that".
 //! Every allocation that grows with the input is fallible: when memory runs
-//! out the board says so ([`Landing::Exhausted`]) instead of aborting.
+//! out the board says so ([`Effect::Exhausted`]) instead of aborting.
 
 use std::fmt::Debug;
 
@@ -273,22 +273,32 @@ pub struct Board {
     promote_at: u64,
 }
 
-/// What dropping a counter did (see [`Board::drop_into`]).
+/// What one move did: what [`Board::drop_into`] and so `step` report; the
+/// judge decides what it means.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Landing {
-    /// The column is greater than X: nothing placed.
-    OffFrame,
-    /// The column is full: nothing placed.
-    Full,
-    /// Memory ran out: the board is no longer usable.
+pub enum Effect {
+    /// Memory ran out: nothing placed, and the game cannot go on
+    /// (r[decision.out-of-memory]).
     Exhausted,
-    /// Placed on this row (1-based); the run through it, when runs are
-    /// looked for and it is at least z long.
+    /// r[rule.column-range]: the column is greater than X; nothing placed.
+    OffFrame,
+    /// r[rule.column-full]: the column is full; nothing placed.
+    ColumnFull,
+    /// The counter was placed at this 1-based row and won nothing.
     Placed {
-        /// Row, 1-based.
+        /// Row the counter landed on (r[rule.gravity]).
         row: u64,
-        /// The winning run it completed.
-        run: Option<WinningRun>,
+        /// True when a run had already won the game before this move
+        /// (r[rule.after-win]).
+        after_win: bool,
+    },
+    /// The counter was placed at this 1-based row and completed the game's
+    /// first winning run (r[rule.line]).
+    Won {
+        /// Row the counter landed on.
+        row: u64,
+        /// The run it completed.
+        run: WinningRun,
     },
 }
 
@@ -423,7 +433,7 @@ impl Board {
     }
 
     /// Drops every counter's owner and runs, keeping only column heights:
-    /// for when no more lines are looked for.
+    /// for when no more runs are looked for.
     pub fn keep_heights_only(&mut self) {
         let heights = with_store!(&self.store,
             dense d => {
@@ -455,10 +465,11 @@ impl Board {
     /// Drops `player`'s counter into `column` (1-based): r[rule.column-range]
     /// a column past X places nothing, r[rule.column-full] nor does a full
     /// one, r[rule.gravity] otherwise the counter lands on the lowest free
-    /// cell. With `z`, the line through it is reported when it is at least
-    /// `z` long; without, lines are not looked for.
+    /// cell. With `z`, a run through it at least `z` long is reported
+    /// ([`Effect::Won`]); without (once the game is won, r[rule.after-win]),
+    /// runs are not looked for and the counter is placed `after_win`.
     #[inline]
-    pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Landing {
+    pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Effect {
         let placed = match &mut self.store {
             Store::Dense8(d) => dense_drop(d, column, player),
             Store::Dense16(d) => dense_drop(d, column, player),
@@ -469,10 +480,10 @@ impl Board {
             Store::Sparse64(s) => sparse_drop(s, column, player, &self.x, &self.y),
             Store::Heights(h) => {
                 if *column > self.x {
-                    return Landing::OffFrame;
+                    return Effect::OffFrame;
                 }
                 if self.y <= h.height(column) {
-                    return Landing::Full;
+                    return Effect::ColumnFull;
                 }
                 match h.stack(column) {
                     Ok(row) => Ok(Placement {
@@ -481,28 +492,28 @@ impl Board {
                         length: 0,
                         back: 0,
                     }),
-                    Err(Exhausted) => Err(Landing::Exhausted),
+                    Err(Exhausted) => Err(Effect::Exhausted),
                 }
             }
         };
         let placed = match placed {
             Ok(p) => p,
-            Err(landing) => return landing,
+            Err(effect) => return effect,
         };
         self.placed += 1;
         if self.placed >= self.promote_at {
             self.promote();
         }
-        let run = match z.filter(|z| **z <= placed.length) {
-            None => None,
-            Some(_) => match run_from(column.clone(), placed, player) {
-                Ok(run) => Some(run),
-                Err(Exhausted) => return Landing::Exhausted,
+        let row = placed.row + 1;
+        match z.filter(|z| **z <= placed.length) {
+            None => Effect::Placed {
+                row,
+                after_win: z.is_none(),
             },
-        };
-        Landing::Placed {
-            row: placed.row + 1,
-            run,
+            Some(_) => match run_from(column.clone(), placed, player) {
+                Ok(run) => Effect::Won { row, run },
+                Err(Exhausted) => Effect::Exhausted,
+            },
         }
     }
 
@@ -557,8 +568,9 @@ impl Board {
         z: &Nat,
     ) -> (u64, Option<WinningRun>) {
         match self.drop_into(column, player, Some(z)) {
-            Landing::Placed { row, run } => (row, run),
-            Landing::OffFrame | Landing::Full | Landing::Exhausted => (0, None),
+            Effect::Placed { row, .. } => (row, None),
+            Effect::Won { row, run } => (row, Some(run)),
+            Effect::OffFrame | Effect::ColumnFull | Effect::Exhausted => (0, None),
         }
     }
 
@@ -632,7 +644,7 @@ fn dense_store(bits: u32, w: usize, h: u32) -> Option<Store> {
         8 => Dense::try_new(w, h).map(Store::Dense8),
         16 => Dense::try_new(w, h).map(Store::Dense16),
         32 => Dense::try_new(w, h).map(Store::Dense32),
-        // Rows wider than 2^32 with lines longer still: the sparse map's
+        // Rows wider than 2^32 with runs longer still: the sparse map's
         // 64-bit lanes hold those runs.
         _ => None,
     }
@@ -653,13 +665,13 @@ fn dense_drop<L: Lane>(
     d: &mut Dense<L>,
     column: &Nat,
     player: Player,
-) -> Result<Placement, Landing> {
+) -> Result<Placement, Effect> {
     // A dense frame's width is X itself.
     let col = dense_index(column)
         .filter(|&c| c < d.heights.len())
-        .ok_or(Landing::OffFrame)?;
+        .ok_or(Effect::OffFrame)?;
     if d.heights[col] == d.rows {
-        return Err(Landing::Full);
+        return Err(Effect::ColumnFull);
     }
     Ok(d.place(col, player))
 }
@@ -671,15 +683,15 @@ fn sparse_drop<L: Lane>(
     player: Player,
     x: &Nat,
     y: &Nat,
-) -> Result<Placement, Landing> {
+) -> Result<Placement, Effect> {
     if *column > *x {
-        return Err(Landing::OffFrame);
+        return Err(Effect::OffFrame);
     }
     if *y <= s.height(column) {
-        return Err(Landing::Full);
+        return Err(Effect::ColumnFull);
     }
     s.place(column, player)
-        .map_err(|Exhausted| Landing::Exhausted)
+        .map_err(|Exhausted| Effect::Exhausted)
 }
 
 #[inline]
@@ -724,12 +736,12 @@ mod tests {
     use connectz_rng::Rng;
 
     /// The arrays and the sparse maps of every lane width are stores of one
-    /// algorithm: on random games they must report the same lines, and
+    /// algorithm: on random games they must report the same runs, and
     /// narrow lanes must saturate, never wrap.
     #[test]
     fn stores_agree_on_random_games() {
         let mut rng = Rng::new(42);
-        let mut lines_seen = 0;
+        let mut runs_seen = 0;
         let mut saturated = 0;
         for _ in 0..2000 {
             let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
@@ -766,11 +778,11 @@ mod tests {
                     assert!(t.length >= Tiny::MAX, "{a:?} {t:?}");
                     saturated += 1;
                 }
-                lines_seen += u64::from(a.length >= 3);
+                runs_seen += u64::from(a.length >= 3);
                 player = player.other();
             }
         }
-        assert!(lines_seen > 1000, "too few lines to compare: {lines_seen}");
+        assert!(runs_seen > 1000, "too few runs to compare: {runs_seen}");
         assert!(saturated > 100, "too few saturated runs: {saturated}");
     }
 
@@ -915,7 +927,7 @@ mod tests {
                         let col = Nat::from(c);
                         let mut after = board.clone();
                         let expected = match after.drop_into(&col, player, None) {
-                            Landing::Placed { .. } if after.is_open(&col) => {
+                            Effect::Placed { .. } if after.is_open(&col) => {
                                 after.longest_if_played(&col, player.other())
                             }
                             _ => 0,
@@ -966,7 +978,7 @@ mod tests {
                         if !board.is_open(&c) {
                             continue;
                         }
-                        let Landing::Placed { row, .. } = board.drop_into(&c, Player::One, None)
+                        let Effect::Placed { row, .. } = board.drop_into(&c, Player::One, None)
                         else {
                             panic!("an open column takes a counter");
                         };
@@ -1060,10 +1072,16 @@ mod tests {
             assert_eq!(board.height(&n(1)), 1);
             assert!(matches!(
                 board.drop_into(&n(1), Player::Two, None),
-                Landing::Placed { row: 2, run: None }
+                Effect::Placed {
+                    row: 2,
+                    after_win: true
+                }
             ));
-            assert_eq!(board.drop_into(&n(1), Player::One, None), Landing::Full);
-            assert_eq!(board.drop_into(&n(4), Player::One, None), Landing::OffFrame);
+            assert_eq!(
+                board.drop_into(&n(1), Player::One, None),
+                Effect::ColumnFull
+            );
+            assert_eq!(board.drop_into(&n(4), Player::One, None), Effect::OffFrame);
         }
     }
 }

@@ -570,7 +570,7 @@ pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, Exhausted> {
     }
 }
 
-/// Heights only: once no more lines are looked for, a counter's owner and
+/// Heights only: once no more runs are looked for, a counter's owner and
 /// runs no longer matter, only whether its column is full.
 pub(super) type Heights = Columns<u64>;
 

@@ -21,16 +21,16 @@ pub struct Window {
 
 impl Window {
     /// The whole frame if it fits in `max_columns` by `max_rows`, else that
-    /// much of it around the winning line and the last move.
+    /// much of it around the winning run and the last move.
     pub fn around(game: &Game, max_columns: u64, max_rows: u64) -> Window {
         let (x, y, _) = game.frame();
         let columns = x.to_u64().map_or(max_columns, |x| x.min(max_columns));
         let rows = y.to_u64().map_or(max_rows, |y| y.min(max_rows));
-        // Points of interest: the line's two ends and the last counter.
+        // Points of interest: the run's two ends and the last counter.
         let mut points: Vec<(Nat, u64)> = Vec::new();
-        if let Some(line) = game.winning_run() {
-            points.push((line.column.clone(), line.row));
-            if let Some(end) = line.cells().last() {
+        if let Some(run) = game.winning_run() {
+            points.push((run.column.clone(), run.row));
+            if let Some(end) = run.cells().last() {
                 points.push(end);
             }
         }
@@ -71,16 +71,16 @@ impl Window {
     }
 }
 
-/// True when (column, row) is one of the line's cells.
-pub fn on_run(line: &WinningRun, column: &Nat, row: u64) -> bool {
-    let Some(k) = column.checked_sub(&line.column).and_then(|k| k.to_u64()) else {
+/// True when (column, row) is one of the winning run's cells.
+pub fn on_run(run: &WinningRun, column: &Nat, row: u64) -> bool {
+    let Some(k) = column.checked_sub(&run.column).and_then(|k| k.to_u64()) else {
         return false;
     };
-    match line.direction {
-        Direction::Vertical => k == 0 && row >= line.row && row - line.row < line.length,
-        Direction::Horizontal => k < line.length && row == line.row,
-        Direction::Diagonal => k < line.length && line.row.checked_add(k) == Some(row),
-        Direction::AntiDiagonal => k < line.length && line.row.checked_sub(k) == Some(row),
+    match run.direction {
+        Direction::Vertical => k == 0 && row >= run.row && row - run.row < run.length,
+        Direction::Horizontal => k < run.length && row == run.row,
+        Direction::Diagonal => k < run.length && run.row.checked_add(k) == Some(row),
+        Direction::AntiDiagonal => k < run.length && run.row.checked_sub(k) == Some(row),
     }
 }
 
@@ -106,7 +106,7 @@ impl Default for Style {
 }
 
 /// The board as text: `x` player 1, `o` player 2, `.` empty; the winning
-/// line in capitals (and bold with colour); the last counter marked by `^`
+/// run in capitals (and bold with colour); the last counter marked by `^`
 /// under its column.
 pub fn draw(game: &Game, style: Style) -> String {
     let window = Window::around(game, style.max_columns, style.max_rows);
@@ -123,12 +123,12 @@ pub fn draw(game: &Game, style: Style) -> String {
         );
     }
     let board = game.board();
-    let line = game.winning_run();
+    let run = game.winning_run();
     for row in (window.first_row..window.first_row + window.rows).rev() {
         let _ = write!(out, "{row:>4} ");
         for k in 0..window.columns {
             let column = window.first_column.add_u64(k);
-            let winning = line.is_some_and(|l| on_run(l, &column, row));
+            let winning = run.is_some_and(|r| on_run(r, &column, row));
             let glyph = match (board.owner(&column, row), winning) {
                 (Some(Player::One), false) => "x",
                 (Some(Player::Two), false) => "o",

@@ -24,7 +24,7 @@ pub enum Level {
 /// What the engine plays on.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// The frame and line length.
+    /// The frame and the length of a winning run.
     pub shape: Shape,
     /// Engine strength.
     pub level: Level,
@@ -73,7 +73,7 @@ pub fn choose(
     if let Some(&c) = playable.iter().find(|&&c| p.is_winning_move(c)) {
         return Choice {
             column: c,
-            evaluation: "completes a line".into(),
+            evaluation: "completes a run".into(),
         };
     }
     match options.level {
@@ -287,7 +287,7 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
     {
         return Choice {
             column: c,
-            evaluation: "completes a line".into(),
+            evaluation: "completes a run".into(),
         };
     }
     let opponent = game.to_move().other();
@@ -298,7 +298,7 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
     if let Some(&c) = open.iter().find(|&&c| threatens(&game, c)) {
         return Choice {
             column: c,
-            evaluation: "blocks a line".into(),
+            evaluation: "blocks a run".into(),
         };
     }
     // A move is safe when the cell above it gives the opponent no line.

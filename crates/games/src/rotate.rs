@@ -24,8 +24,8 @@ pub fn winners(rows: &[&[u8]], k: u64) -> (bool, bool) {
                 b'B' => Player::Two,
                 _ => continue,
             };
-            let (_, line) = board.drop_counter(&column, player, &z);
-            if line.is_some() {
+            let (_, run) = board.drop_counter(&column, player, &z);
+            if run.is_some() {
                 match player {
                     Player::One => has.0 = true,
                     Player::Two => has.1 = true,

@@ -274,7 +274,7 @@ pub fn from_grid(
     })
 }
 
-/// A line of at least z counters (r[board.lines]): cells as (row from the
+/// A run of at least z counters (r[board.lines]): cells as (row from the
 /// top, column from the left), 1-based, from one end to the other.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -357,11 +357,11 @@ pub enum Verdict {
     FirstMoves,
     /// It is the second player's turn.
     SecondMoves,
-    /// The first player completed a line.
+    /// The first player completed a winning run.
     FirstWins,
-    /// The second player completed a line.
+    /// The second player completed a winning run.
     SecondWins,
-    /// The frame is full and nobody has a line.
+    /// The frame is full and nobody has a run.
     Draw,
     /// No legal game reaches this position.
     Invalid,
@@ -445,19 +445,19 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         )),
     };
     let [a, b] = p.symbols;
-    let lines = p.runs(z);
-    let has = |side| lines.iter().any(|l| l.side == side);
-    let (first_line, second_line) = (has(Side::First), has(Side::Second));
+    let runs = p.runs(z);
+    let has = |side| runs.iter().any(|r| r.side == side);
+    let (first_run, second_run) = (has(Side::First), has(Side::Second));
     let (nf, ns) = (p.count(Side::First), p.count(Side::Second));
-    if first_line && second_line {
+    if first_run && second_run {
         return invalid(format!(
-            "both {a} and {b} have a line of {z}: the game stops at the first"
+            "both {a} and {b} have a run of {z}: the game stops at the first"
         ));
     }
     let full = nf + ns == p.width * p.height;
     let ok = |verdict| Judgement { verdict, why: None };
     if !gravity {
-        return ok(match (first_line, second_line) {
+        return ok(match (first_run, second_run) {
             (true, _) => Verdict::FirstWins,
             (_, true) => Verdict::SecondWins,
             _ if full => Verdict::Draw,
@@ -481,7 +481,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         ));
     }
     let mut work = Work { done: 0, bounds };
-    let winner = match (first_line, second_line) {
+    let winner = match (first_run, second_run) {
         (true, _) => Some(Side::First),
         (_, true) => Some(Side::Second),
         _ => None,
@@ -509,7 +509,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         Side::Second => (b, nf == ns),
     };
     if !moved_last {
-        return invalid(format!("{name} has a line but did not move last"));
+        return invalid(format!("{name} has a winning run but did not move last"));
     }
     let mut gave_up = false;
     for (c, stack) in stacks.iter().enumerate() {
@@ -517,7 +517,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
             continue;
         }
         let cell = (p.height - stack.len() + 1, c + 1);
-        if !breaks_every_line(&lines, cell, z) {
+        if !breaks_every_run(&runs, cell, z) {
             continue;
         }
         let mut smaller = stacks.clone();
@@ -538,19 +538,19 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         return undecided();
     }
     invalid(format!(
-        "{name}'s line could not have been completed last: no top counter of {name} is on every line of theirs with a reachable position before it"
+        "{name}'s winning run could not have been completed last: no top counter of {name} is on every winning run of theirs with a reachable position before it"
     ))
 }
 
 /// True when taking the counter at `cell` (row from the top, column, 1-based)
-/// away leaves no line: it lies on every line, and splits each into pieces
-/// shorter than z.
-fn breaks_every_line(runs: &[Run], cell: (usize, usize), z: usize) -> bool {
-    runs.iter().all(|line| {
-        line.cells
+/// away leaves no winning run: it lies on every run, and splits each into
+/// pieces shorter than z.
+fn breaks_every_run(runs: &[Run], cell: (usize, usize), z: usize) -> bool {
+    runs.iter().all(|run| {
+        run.cells
             .iter()
             .position(|&c| c == cell)
-            .is_some_and(|k| k < z && line.cells.len() - k - 1 < z)
+            .is_some_and(|k| k < z && run.cells.len() - k - 1 < z)
     })
 }
 
@@ -980,7 +980,7 @@ pub enum BoardError {
     /// Both symbols have as many counters and the answer depends on which
     /// moved first (r[board.first]).
     AmbiguousFirst([char; 2]),
-    /// A line length of 0: no line is that short (r[board.lines]).
+    /// A run length of 0: no run is that short (r[board.lines]).
     ZeroZ,
     /// `--first` names a symbol that cannot be a counter, or neither of the
     /// board's two (r[board.first]).
@@ -1002,7 +1002,7 @@ impl fmt::Display for BoardError {
                 f,
                 "{a} and {b} have as many counters and the answer depends on who moved first: say so with --first"
             ),
-            BoardError::ZeroZ => f.write_str("the line length (-z) must be at least 1"),
+            BoardError::ZeroZ => f.write_str("the run length (-z) must be at least 1"),
             BoardError::NotASymbol {
                 first,
                 counter: true,

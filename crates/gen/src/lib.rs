@@ -303,7 +303,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
     }
 }
 
-/// What a generated game plays towards; no move completes a line unless
+/// What a generated game plays towards; no move completes a run unless
 /// the goal asks for it.
 #[derive(Clone, Copy, Debug)]
 enum Goal {

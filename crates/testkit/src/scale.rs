@@ -88,7 +88,7 @@ impl Scale {
         }
     }
 
-    /// The same moves with `z` one longer: nobody completes a line.
+    /// The same moves with `z` one longer: nobody completes a run.
     pub fn unwon(self) -> Scale {
         Scale {
             longer: true,
@@ -297,7 +297,7 @@ pub fn resource_reader(parts: Vec<connectz_spec::Part>) -> impl Read {
 pub const LANE_LIMITS: [u64; 3] = [u8::MAX as u64, u16::MAX as u64, u32::MAX as u64];
 
 /// Lengths just below, at and above each limit (and the limit plus one and
-/// two, where a line of z needs a lane of z - 1), up to `max`.
+/// two, where a run of z needs a lane of z - 1), up to `max`.
 pub fn boundaries(max: u64) -> Vec<u64> {
     let mut out: Vec<u64> = LANE_LIMITS
         .iter()

@@ -10,7 +10,7 @@ use connectz_rng::Rng;
 /// Options of a session.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// The frame, line length and strength of the engine.
+    /// The frame, the length of a winning run and the strength of the engine.
     pub engine: engine::Options,
     /// True when the engine makes the first move.
     pub engine_first: bool,
@@ -51,14 +51,14 @@ pub fn session(
     )?;
     loop {
         let game = replay(shape, &moves);
-        if let Some(line) = game.winning_run() {
+        if let Some(run) = game.winning_run() {
             output.write_all(draw(&game, style).as_bytes())?;
-            let who = if line.player == engine_side {
+            let who = if run.player == engine_side {
                 "the engine wins"
             } else {
                 "you win"
             };
-            writeln!(output, "game over: {who} ({} in a row)", line.length)?;
+            writeln!(output, "game over: {who} ({} in a row)", run.length)?;
             return Ok(moves);
         }
         if game.is_full() {

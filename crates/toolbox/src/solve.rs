@@ -12,7 +12,7 @@ use connectz_games::solver::{Position, Shape, Solver, column_char};
 /// What to print for each position, and how to search.
 #[derive(Clone, Copy, Debug)]
 pub struct Request {
-    /// The frame and line length.
+    /// The frame and the length of a winning run.
     pub shape: Shape,
     /// Only the sign of the score.
     pub weak: bool,

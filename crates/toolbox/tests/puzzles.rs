@@ -81,7 +81,7 @@ fn cody_win_checker_boards() {
     }
     // The same through the command line, with the lines listed.
     let out = cz(
-        &["board", "--no-gravity", "--first", "1", "--lines", "-"],
+        &["board", "--no-gravity", "--first", "1", "--runs", "-"],
         Some(b"0 0 0 0;1 1 1 1;0 0 0 0;0 0 0 2"),
     );
     assert_eq!(
@@ -163,7 +163,7 @@ fn board_command_answers_and_explains() {
     let won = b"x...\nx...\nx.o.\nxooo\n";
     assert!(
         cz(&["board", "--why", "--first", "x"], Some(won))
-            .starts_with("invalid\nwhy: x has a line but did not move last")
+            .starts_with("invalid\nwhy: x has a winning run but did not move last")
     );
     let draw = b"xox\noxo\nxox\n";
     assert_eq!(cz(&["board", "-z", "3"], Some(draw)), "invalid\n");

@@ -76,7 +76,7 @@ impl<W: Word> Geometry<W> {
         (self.width * self.height) as i32
     }
 
-    /// True when a line of z fits the frame in some direction.
+    /// True when a run of z fits the frame in some direction.
     pub fn line_fits(&self) -> bool {
         self.z <= self.width.max(self.height)
     }
@@ -108,7 +108,7 @@ pub(crate) enum Detector {
     Long,
 }
 
-/// Line detection: the cells that would complete a line of z for `own`.
+/// Run detection: the cells that would complete a run of z for `own`.
 /// The result is not masked: callers keep only the empty cells.
 pub(crate) trait Lines<W: Word>: Copy + Send + Sync + 'static {
     fn wins(g: &Geometry<W>, own: W) -> W;
@@ -148,7 +148,7 @@ impl<W: Word> Lines<W> for Four {
 
 /// Any z up to `N`: `left[k]` holds the cells whose k neighbours before them
 /// in a direction are own, `right[k]` those whose k after them are; a cell
-/// completes a line when `left[k] & right[z - 1 - k]` for some k.
+/// completes a run when `left[k] & right[z - 1 - k]` for some k.
 #[derive(Clone, Copy)]
 pub(crate) struct Runs<const N: usize>;
 

@@ -32,7 +32,7 @@ pub enum PositionError {
         /// The column.
         column: usize,
     },
-    /// A move that completes a line: the game is over, there is nothing
+    /// A move that completes a run: the game is over, there is nothing
     /// left to solve.
     AlreadyWon {
         /// 1-based index of the completing move.
@@ -50,7 +50,7 @@ impl fmt::Display for PositionError {
                 write!(f, "move {at}: column {column} is full")
             }
             PositionError::AlreadyWon { at } => {
-                write!(f, "move {at} completes a line: the game is over")
+                write!(f, "move {at} completes a run: the game is over")
             }
         }
     }
@@ -79,7 +79,7 @@ pub struct Shape {
     pub width: usize,
     /// Rows.
     pub height: usize,
-    /// Line length.
+    /// Length of a winning run.
     pub z: usize,
 }
 
@@ -107,7 +107,7 @@ impl Shape {
         self.fits() && self.bits().is_some_and(|b| b <= 64)
     }
 
-    /// True when a line of z fits the frame in some direction; when it does
+    /// True when a run of z fits the frame in some direction; when it does
     /// not, every game is a draw.
     pub fn line_fits(&self) -> bool {
         self.z <= self.width.max(self.height)
@@ -265,7 +265,7 @@ impl Position {
         wins_of(&self.g, self.p.current ^ self.p.mask) & (self.g.board ^ self.p.mask)
     }
 
-    /// True when playing `col` completes a line for the side to move.
+    /// True when playing `col` completes a run for the side to move.
     pub fn is_winning_move(&self, col: usize) -> bool {
         self.own_wins() & self.p.possible(&self.g) & self.g.column(col) != 0
     }

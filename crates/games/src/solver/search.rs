@@ -48,13 +48,13 @@ impl<W: Word> Pos<W> {
         (self.mask + g.bottom) & g.board
     }
 
-    /// Empty cells where the side to move completes a line.
+    /// Empty cells where the side to move completes a run.
     #[inline(always)]
     pub fn own_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current) & (g.board ^ self.mask)
     }
 
-    /// Empty cells where the opponent completes a line.
+    /// Empty cells where the opponent completes a run.
     #[inline(always)]
     pub fn opponent_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current ^ self.mask) & (g.board ^ self.mask)
@@ -134,7 +134,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
     }
 
     /// The exact score of `p` (r[solve.score]); with `weak`, only its sign.
-    /// `p` is not won and has a line that fits. Returns 0 with `aborted`
+    /// `p` is not won and has a run that fits. Returns 0 with `aborted`
     /// set when a limit stopped it.
     pub fn solve(&mut self, p: Pos<W>, weak: bool) -> i32 {
         let cells = self.g.cells();

@@ -9,7 +9,7 @@ use connectz_toolbox::{Error, Result, input};
 pub struct Args {
     /// The grid (rows top-down, one per line or joined by `/` or `;`); `-` or none reads standard input.
     file: Option<PathBuf>,
-    /// Line length.
+    /// Length of a winning run.
     #[arg(short = 'z', default_value_t = 4)]
     z: usize,
     /// The symbol of the player who moved first.
@@ -21,9 +21,9 @@ pub struct Args {
     /// Say why a position is invalid.
     #[arg(long)]
     why: bool,
-    /// List every line of z or more.
-    #[arg(long)]
-    lines: bool,
+    /// List every run of z or more (`--lines` is an older name).
+    #[arg(long, alias = "lines")]
+    runs: bool,
     /// Counters need not rest on anything: skip the validity checks.
     #[arg(long)]
     no_gravity: bool,
@@ -44,7 +44,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     if judgement.verdict == Verdict::Undecided {
         return Ok(ExitCode::from(3));
     }
-    if args.lines {
+    if args.runs {
         for line in position.runs(args.z) {
             let symbol = position.symbols[usize::from(line.side == Side::Second)];
             let cells: Vec<String> = line

@@ -22,7 +22,7 @@ pub struct Args {
     /// Rows (default 6).
     #[arg(long)]
     height: Option<u64>,
-    /// Line length (default 4; 8 for code 7).
+    /// Length of a winning run (default 4; 8 for code 7).
     #[arg(long)]
     connect: Option<u64>,
     /// A benchmark shape instead of a code.

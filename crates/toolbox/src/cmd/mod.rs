@@ -95,7 +95,7 @@ pub struct FrameArgs {
     /// Rows.
     #[arg(long, default_value_t = 6)]
     height: usize,
-    /// Line length.
+    /// Length of a winning run.
     #[arg(long, default_value_t = 4)]
     connect: usize,
 }
