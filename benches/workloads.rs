@@ -19,7 +19,7 @@ use connectz_rng::Rng;
 use connectz_testkit::arbitrary::{Arbitrary, Unstructured};
 use connectz_testkit::arbitrary_game::ArbitraryGame;
 
-struct Shape {
+struct Bench {
     name: &'static str,
     kind: Workload,
     full: u64,
@@ -28,8 +28,8 @@ struct Shape {
     moves: fn(u64) -> u64,
 }
 
-const SHAPES: [Shape; 4] = [
-    Shape {
+const BENCHES: [Bench; 4] = [
+    Bench {
         name: "tail",
         kind: Workload::Tail,
         // 600 MB: far above the timer's resolution.
@@ -37,21 +37,21 @@ const SHAPES: [Shape; 4] = [
         quick: 300_000,
         moves: |n| n + 7,
     },
-    Shape {
+    Bench {
         name: "dense",
         kind: Workload::Dense,
         full: 3000,
         quick: 300,
         moves: |n| n * n,
     },
-    Shape {
+    Bench {
         name: "ladder",
         kind: Workload::Ladder,
         full: 200_000,
         quick: 2_000,
         moves: |n| 2 * n - 1,
     },
-    Shape {
+    Bench {
         name: "sparse",
         kind: Workload::Sparse,
         full: 1_000_000,
@@ -83,26 +83,26 @@ fn main() {
         "workload", "MB", "moves", "time s", "wc -l s", "x wc -l", "Mmoves/s", "MB/s", "peak MiB"
     );
     let mut rows = Vec::new();
-    for shape in &SHAPES {
-        let size = if quick { shape.quick } else { shape.full };
+    for bench in &BENCHES {
+        let size = if quick { bench.quick } else { bench.full };
         for (label, n) in [
-            (format!("{}/2", shape.name), half(shape, size)),
-            (shape.name.to_string(), size),
+            (format!("{}/2", bench.name), half(bench, size)),
+            (bench.name.to_string(), size),
         ] {
-            let path = dir.join(format!("{}-{n}.txt", shape.name));
+            let path = dir.join(format!("{}-{n}.txt", bench.name));
             if !path.exists() {
                 let file = BufWriter::new(fs::File::create(&path).expect("create workload"));
-                workload(shape.kind, n, 1, file).expect("write workload");
+                workload(bench.kind, n, 1, file).expect("write workload");
             }
             let bytes = fs::metadata(&path).expect("workload").len();
-            let moves = (shape.moves)(n);
+            let moves = (bench.moves)(n);
             let (ours, base) = paired(
                 runs,
                 &[judge.as_os_str(), path.as_os_str()],
                 &["wc".as_ref(), "-l".as_ref(), path.as_os_str()],
             );
             let row = Row {
-                shape: shape.name,
+                bench: bench.name,
                 n,
                 moves,
                 ours: secs(ours),
@@ -132,7 +132,7 @@ fn main() {
 
 /// One timed workload.
 struct Row {
-    shape: &'static str,
+    bench: &'static str,
     /// The workload's size parameter.
     n: u64,
     moves: u64,
@@ -151,7 +151,7 @@ impl Row {
     /// when dense, the counters placed when sparse) above `floor`, the
     /// peak of a process whose board is a few bytes.
     fn bytes_per_cell(&self, floor: f64) -> f64 {
-        let cells = match self.shape {
+        let cells = match self.bench {
             "dense" => self.n * self.n,
             _ => self.moves,
         };
@@ -163,8 +163,8 @@ impl Row {
 /// The performance issue's targets, each figure from this run's table: the
 /// full size's row, and the half size's for growth.
 fn targets(rows: &[Row]) {
-    let full = |name: &str| rows.iter().rfind(|r| r.shape == name);
-    let half = |name: &str| rows.iter().find(|r| r.shape == name);
+    let full = |name: &str| rows.iter().rfind(|r| r.bench == name);
+    let half = |name: &str| rows.iter().find(|r| r.bench == name);
     // The process's own floor: the tail's board is a few hundred bytes.
     let floor = full("tail").and_then(|t| t.peak_mb).unwrap_or(0.0);
     println!(
@@ -234,8 +234,8 @@ struct Input {
     write: Writer,
 }
 
-fn scale_input(shape: Shape2, n: u64, unwon: bool) -> Input {
-    let mut scale = connectz_testkit::scale::Scale::new(shape, n);
+fn scale_input(family: Family, n: u64, unwon: bool) -> Input {
+    let mut scale = connectz_testkit::scale::Scale::new(family, n);
     if unwon {
         scale = scale.unwon();
     }
@@ -246,7 +246,7 @@ fn scale_input(shape: Shape2, n: u64, unwon: bool) -> Input {
     }
 }
 
-type Shape2 = connectz_testkit::scale::Shape;
+use connectz_testkit::scale::Family;
 
 /// Columns that collide in a hash table keyed by the column's low bits.
 fn colliding(n: u64, random: bool) -> Input {
@@ -304,14 +304,14 @@ fn after_win(n: u64) -> Input {
 fn scale(judge: &Path, dir: &Path, quick: bool, runs: usize) {
     let k = if quick { 2 } else { 16 };
     let inputs = vec![
-        scale_input(Shape2::Vertical, 65_536, false),
-        scale_input(Shape2::Vertical, 65_537, true),
-        scale_input(Shape2::Row, 65_537, false),
-        scale_input(Shape2::Vertical, 1 << 20, false),
-        scale_input(Shape2::Vertical, k << 20, false),
-        scale_input(Shape2::Row, 1 << 18, false),
-        scale_input(Shape2::Row, k << 18, false),
-        scale_input(Shape2::Staircase, 257, false),
+        scale_input(Family::Vertical, 65_536, false),
+        scale_input(Family::Vertical, 65_537, true),
+        scale_input(Family::Row, 65_537, false),
+        scale_input(Family::Vertical, 1 << 20, false),
+        scale_input(Family::Vertical, k << 20, false),
+        scale_input(Family::Row, 1 << 18, false),
+        scale_input(Family::Row, k << 18, false),
+        scale_input(Family::Staircase, 257, false),
         colliding(25_000 * k, false),
         colliding(25_000 * k, true),
         colliding(200_000 * k, false),
@@ -357,8 +357,8 @@ fn scale(judge: &Path, dir: &Path, quick: bool, runs: usize) {
     }
 }
 
-fn half(shape: &Shape, size: u64) -> u64 {
-    match shape.kind {
+fn half(bench: &Bench, size: u64) -> u64 {
+    match bench.kind {
         // Half the moves of a square frame: side / sqrt(2).
         Workload::Dense => ((size as f64) / 2f64.sqrt()).round() as u64,
         _ => size / 2,

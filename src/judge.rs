@@ -479,7 +479,7 @@ impl Judge {
         // header alone is unfinished (r[decision.header-only]).
         let result = match (&self.won, &self.game) {
             (Some(line), _) => Some(line.clone()),
-            (None, Some(game)) if game.is_full() => Some(Finding::Full {
+            (None, Some(game)) if game.is_full() => Some(Finding::Draw {
                 line: self.last_move,
             }),
             (None, Some(_)) => Some(Finding::Unfinished {

@@ -103,7 +103,7 @@ pub enum Finding {
         /// What is wrong.
         fault: FormatFault,
     },
-    /// No line can ever be completed on the frame (r[rule.winnable]).
+    /// No winning run can ever be completed on the frame (r[rule.winnable]).
     Unwinnable,
     /// The game needed more memory than the judge could get, at this line
     /// (r[decision.out-of-memory]): only a format fault or a column outside
@@ -139,12 +139,12 @@ pub enum Finding {
         /// The winning run.
         run: WinningRun,
     },
-    /// The frame filled with no line (r[rule.end]).
-    Full {
+    /// The frame filled with no winning run: a draw (r[rule.end]).
+    Draw {
         /// 1-based line of the last move.
         line: u64,
     },
-    /// Moves ran out with no line and room left (r[rule.end]).
+    /// Moves ran out with no winning run and room left (r[rule.end]).
     Unfinished {
         /// 1-based last line.
         line: u64,
@@ -166,7 +166,7 @@ impl Finding {
                 Player::One => Code::WinOne,
                 Player::Two => Code::WinTwo,
             },
-            Finding::Full { .. } => Code::Draw,
+            Finding::Draw { .. } => Code::Draw,
             Finding::Unfinished { .. } => Code::Incomplete,
         }
     }
@@ -194,7 +194,7 @@ impl Finding {
             Finding::ColumnFull { .. } => "rule.column-full",
             Finding::AfterWin { .. } => "rule.after-win",
             Finding::Won { .. } => "rule.line",
-            Finding::Full { .. } | Finding::Unfinished { .. } => "rule.end",
+            Finding::Draw { .. } | Finding::Unfinished { .. } => "rule.end",
         }
     }
 
@@ -209,7 +209,7 @@ impl Finding {
             | Finding::ColumnFull { line, .. }
             | Finding::AfterWin { line }
             | Finding::Won { line, .. }
-            | Finding::Full { line }
+            | Finding::Draw { line }
             | Finding::Unfinished { line } => Some(*line),
         }
     }
@@ -249,7 +249,7 @@ impl fmt::Display for Finding {
                 run.column,
                 run.row
             ),
-            Finding::Full { line } => {
+            Finding::Draw { line } => {
                 write!(f, "line {line}: the frame is full with no winning run")
             }
             Finding::Unfinished { line } => {
@@ -284,7 +284,7 @@ fn rank(finding: &Finding) -> u8 {
         Finding::Exhausted { .. } => 3,
         Finding::ColumnFull { .. } => 2,
         Finding::AfterWin { .. } => 1,
-        Finding::Won { .. } | Finding::Full { .. } | Finding::Unfinished { .. } => 0,
+        Finding::Won { .. } | Finding::Draw { .. } | Finding::Unfinished { .. } => 0,
     }
 }
 

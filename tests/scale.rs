@@ -5,7 +5,7 @@
 
 use connectz::board::{Storage, UP_FRONT_BYTES};
 use connectz::{Judge, Keep, judge_reader_with};
-use connectz_testkit::scale::{Scale, Shape, boundaries};
+use connectz_testkit::scale::{Family, Scale, boundaries};
 
 /// Board bytes allowed: the up-front array, plus this much per counter.
 const PER_COUNTER: usize = 128;
@@ -41,9 +41,9 @@ fn check(scale: Scale) {
 fn runs_at_the_limits_of_8_and_16_bit_lanes() {
     let mut checked = 0;
     for n in boundaries(70_000) {
-        for shape in [Shape::Vertical, Shape::Row, Shape::FullAfterWin] {
-            check(Scale::new(shape, n));
-            check(Scale::new(shape, n).unwon());
+        for family in [Family::Vertical, Family::Row, Family::FullAfterWin] {
+            check(Scale::new(family, n));
+            check(Scale::new(family, n).unwon());
             checked += 2;
         }
     }
@@ -53,16 +53,16 @@ fn runs_at_the_limits_of_8_and_16_bit_lanes() {
 #[test]
 fn diagonals_at_the_limit_of_8_bit_lanes() {
     for n in boundaries(300) {
-        check(Scale::new(Shape::Staircase, n));
-        check(Scale::new(Shape::Staircase, n).unwon());
+        check(Scale::new(Family::Staircase, n));
+        check(Scale::new(Family::Staircase, n).unwon());
     }
 }
 
 #[test]
 fn lines_across_two_to_the_64() {
     for n in 1..=3 {
-        check(Scale::new(Shape::AcrossTwoToThe64, n));
-        check(Scale::new(Shape::AcrossTwoToThe64, n).unwon());
+        check(Scale::new(Family::AcrossTwoToThe64, n));
+        check(Scale::new(Family::AcrossTwoToThe64, n).unwon());
     }
 }
 
@@ -70,7 +70,7 @@ fn lines_across_two_to_the_64() {
 /// player 1 stacked in one column, whatever else the file holds.
 #[test]
 fn a_stack_of_65536_wins_however_long_the_file() {
-    let mut bytes = Scale::new(Shape::Vertical, 65536).bytes();
+    let mut bytes = Scale::new(Family::Vertical, 65536).bytes();
     assert_eq!(connectz::judge_bytes(&bytes).code().number(), 1);
     // Legal moves after the win make it 4, not 3, on a taller frame.
     let tall =

@@ -195,7 +195,7 @@ fn board_per_move(report: &connectz::Report) -> usize {
 
 #[test]
 fn every_resource_and_scale_example_holds() {
-    use connectz_testkit::scale::{Scale, Shape};
+    use connectz_testkit::scale::{Family, Scale};
     use std::io::Read;
     let mut ran = 0;
     for clause in clauses().unwrap() {
@@ -247,16 +247,16 @@ fn every_resource_and_scale_example_holds() {
                     }
                 }
                 Example::Scale {
-                    shape,
+                    family,
                     n,
                     unwon,
                     expect,
                     board_per_move: most,
                     at,
                 } => {
-                    let shape =
-                        Shape::from_name(shape).unwrap_or_else(|| panic!("{at}: no shape {shape}"));
-                    let mut scale = Scale::new(shape, *n);
+                    let family = Family::from_name(family)
+                        .unwrap_or_else(|| panic!("{at}: no family {family}"));
+                    let mut scale = Scale::new(family, *n);
                     if *unwon {
                         scale = scale.unwon();
                     }

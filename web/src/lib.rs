@@ -15,7 +15,7 @@
 use connectz::{Judge, Report};
 use connectz_explain::json::json_string;
 use connectz_explain::{account, render};
-use connectz_games::snapshot::{self, Verdict};
+use connectz_games::snapshot::{self, Answer};
 use connectz_spec as spec;
 
 pub mod exports;
@@ -113,15 +113,15 @@ pub fn board(
         Err(e) => format!("{{\"error\":{}}}", json_string(&e.to_string())),
         Ok((position, judgement)) => {
             let [a, b] = position.symbols;
-            let mover = match judgement.verdict {
-                Verdict::FirstMoves => Some(a),
-                Verdict::SecondMoves => Some(b),
+            let mover = match judgement.answer {
+                Answer::FirstMoves => Some(a),
+                Answer::SecondMoves => Some(b),
                 _ => None,
             };
             format!(
                 "{{\"verdict\":{},\"valid\":{},\"first\":{},\"second\":{},\"to_move\":{},\"why\":{}}}",
-                json_string(&judgement.verdict.to_string()),
-                !matches!(judgement.verdict, Verdict::Invalid),
+                json_string(&judgement.answer.to_string()),
+                !matches!(judgement.answer, Answer::Invalid),
                 json_string(&a.to_string()),
                 json_string(&b.to_string()),
                 mover.map_or("null".into(), |c| json_string(&c.to_string())),

@@ -49,7 +49,7 @@ pub fn text(report: &Report, style: Style) -> String {
         let (x, y, z) = game.frame();
         let _ = writeln!(
             out,
-            "frame: {x} columns, {y} rows, lines of {z}; {} counters placed",
+            "frame: {x} columns, {y} rows, runs of {z}; {} counters placed",
             game.placed()
         );
         out.push('\n');
@@ -57,7 +57,7 @@ pub fn text(report: &Report, style: Style) -> String {
     } else if let Some(h) = &report.header {
         let _ = writeln!(
             out,
-            "frame: {} columns, {} rows, lines of {} (not played)",
+            "frame: {} columns, {} rows, runs of {} (not played)",
             h.x, h.y, h.z
         );
     }

@@ -1,75 +1,11 @@
-//! The board as text, and the window of a large frame that a picture shows.
+//! The board as text.
 
 use std::fmt::Write as _;
 
 use connectz::board::{Direction, Player, WinningRun};
 use connectz::{Game, Nat};
 
-/// A rectangle of the frame to draw: columns `first_column ..` (1-based)
-/// and rows `first_row ..` (1-based, bottom is 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Window {
-    /// Leftmost column shown.
-    pub first_column: Nat,
-    /// Columns shown.
-    pub columns: u64,
-    /// Lowest row shown.
-    pub first_row: u64,
-    /// Rows shown.
-    pub rows: u64,
-}
-
-impl Window {
-    /// The whole frame if it fits in `max_columns` by `max_rows`, else that
-    /// much of it around the winning run and the last move.
-    pub fn around(game: &Game, max_columns: u64, max_rows: u64) -> Window {
-        let (x, y, _) = game.frame();
-        let columns = x.to_u64().map_or(max_columns, |x| x.min(max_columns));
-        let rows = y.to_u64().map_or(max_rows, |y| y.min(max_rows));
-        // Points of interest: the run's two ends and the last counter.
-        let mut points: Vec<(Nat, u64)> = Vec::new();
-        if let Some(run) = game.winning_run() {
-            points.push((run.column.clone(), run.row));
-            if let Some(end) = run.cells().last() {
-                points.push(end);
-            }
-        }
-        if let Some((c, r)) = game.last() {
-            points.push((c.clone(), r));
-        }
-        let lowest_column = points
-            .iter()
-            .map(|p| &p.0)
-            .min()
-            .cloned()
-            .unwrap_or(Nat::from(1));
-        let lowest_row = points.iter().map(|p| p.1).min().unwrap_or(1);
-        // Start a little left of and below the interesting cells, inside the frame.
-        let first_column = lowest_column
-            .checked_sub_u64(columns / 4)
-            .filter(|c| !c.is_zero())
-            .unwrap_or(Nat::from(1));
-        let last_allowed = x.checked_sub_u64(columns - 1).unwrap_or(Nat::from(1));
-        let first_column = first_column.min(last_allowed).max(Nat::from(1));
-        let top = y.to_u64().unwrap_or(u64::MAX);
-        let first_row = lowest_row
-            .saturating_sub(rows / 4)
-            .max(1)
-            .min(top.saturating_sub(rows - 1).max(1));
-        Window {
-            first_column,
-            columns,
-            first_row,
-            rows,
-        }
-    }
-
-    /// True when the window shows the whole frame.
-    pub fn is_whole(&self, game: &Game) -> bool {
-        let (x, y, _) = game.frame();
-        self.first_column == 1 && self.first_row == 1 && *x == self.columns && *y == self.rows
-    }
-}
+use crate::window::Window;
 
 /// True when (column, row) is one of the winning run's cells.
 pub fn on_run(run: &WinningRun, column: &Nat, row: u64) -> bool {
@@ -109,10 +45,10 @@ impl Default for Style {
 /// run in capitals (and bold with colour); the last counter marked by `^`
 /// under its column.
 pub fn draw(game: &Game, style: Style) -> String {
-    let window = Window::around(game, style.max_columns, style.max_rows);
+    let window = Window::around(game, (style.max_columns, style.max_rows));
     let mut out = String::new();
     let last_column = window.first_column.add_u64(window.columns - 1);
-    if !window.is_whole(game) {
+    if !window.whole {
         let _ = writeln!(
             out,
             "columns {}..{}, rows {}..{} of the frame",

@@ -9,3 +9,4 @@ pub mod account;
 pub mod draw;
 pub mod json;
 pub mod render;
+pub mod window;

@@ -21,6 +21,7 @@ use connectz::{Code, Finding, FormatFault, Game, Nat, Player, Report, SHOWN_DIGI
 
 use crate::account::{reason, unwinnable_why};
 use crate::draw::on_run;
+use crate::window::{self, Cell, Window};
 
 /// Frames up to this many columns and rows are drawn whole; larger ones
 /// through a window at most this size.
@@ -275,121 +276,6 @@ fn xml(s: &str) -> String {
     out
 }
 
-/// The part of the frame a picture shows: columns `first_column ..` and
-/// rows `first_row ..` (1-based, bottom row 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Window {
-    first_column: Nat,
-    columns: u64,
-    first_row: u64,
-    rows: u64,
-    whole: bool,
-}
-
-/// A cell of the frame.
-type Cell = (Nat, u64);
-
-impl Window {
-    /// How many counters of `game` the window shows.
-    fn counters(&self, game: &Game) -> u64 {
-        let board = game.board();
-        (0..self.columns)
-            .map(|k| {
-                let column = self.column(k);
-                (self.first_row..self.first_row + self.rows)
-                    .filter(|&row| board.owner(&column, row).is_some())
-                    .count() as u64
-            })
-            .sum()
-    }
-
-    /// The whole frame when it fits in `MAX_SIDE` by `MAX_SIDE`; otherwise
-    /// the smallest window (at least 12 by 8, at most `MAX_SIDE` square)
-    /// around the cells that matter, taken in order of importance while they
-    /// fit, with a margin of 3, on the ground when near it.
-    fn framing(x: &Nat, y: &Nat, focus: &[Cell]) -> Window {
-        let fits = |n: &Nat| n.to_u64().filter(|&v| v <= MAX_SIDE);
-        if let (Some(w), Some(h)) = (fits(x), fits(y)) {
-            return Window {
-                first_column: Nat::from(1),
-                columns: w,
-                first_row: 1,
-                rows: h,
-                whole: true,
-            };
-        }
-        let y_top = y.to_u64().unwrap_or(u64::MAX);
-        // The bounding box of the cells that fit together.
-        let mut bbox: Option<(Nat, Nat, u64, u64)> = None;
-        for (c, r) in focus {
-            let next = match &bbox {
-                None => (c.clone(), c.clone(), *r, *r),
-                Some((c0, c1, r0, r1)) => (
-                    c0.clone().min(c.clone()),
-                    c1.clone().max(c.clone()),
-                    (*r0).min(*r),
-                    (*r1).max(*r),
-                ),
-            };
-            let span_c = next.1.checked_sub(&next.0).and_then(|d| d.to_u64());
-            // Saturating: the cells may lie a machine word apart.
-            let fits = span_c.is_some_and(|d| d.saturating_add(7) <= MAX_SIDE)
-                && (next.3 - next.2).saturating_add(7) <= MAX_SIDE;
-            if fits || bbox.is_none() {
-                bbox = Some(next);
-            }
-        }
-        let (c0, c1, r0, r1) = bbox.unwrap_or((Nat::from(1), Nat::from(1), 1, 1));
-        let margin = 3;
-        // Columns.
-        let frame_columns = x.to_u64().unwrap_or(u64::MAX);
-        let span = c1.checked_sub(&c0).and_then(|d| d.to_u64()).unwrap_or(0);
-        let columns = (span + 2 * margin + 1)
-            .clamp(12, MAX_SIDE)
-            .min(frame_columns);
-        let spare = columns.saturating_sub(span + 1);
-        let mut first_column = c0
-            .checked_sub_u64(spare / 2)
-            .filter(|c| !c.is_zero())
-            .unwrap_or(Nat::from(1));
-        // Not past the frame's right edge.
-        if let Some(last_allowed) = x.checked_sub_u64(columns - 1)
-            && first_column > last_allowed
-        {
-            first_column = last_allowed.max(Nat::from(1));
-        }
-        // Rows: on the ground when the cells are near it.
-        let rows = (r1 - r0 + 2 * margin + 1).clamp(8, MAX_SIDE).min(y_top);
-        let first_row = if r1 < rows {
-            1
-        } else {
-            let spare = rows - (r1 - r0 + 1);
-            r0.saturating_sub(spare / 2)
-                .max(1)
-                .min(y_top.saturating_sub(rows - 1).max(1))
-        };
-        Window {
-            first_column,
-            columns,
-            first_row,
-            rows,
-            whole: false,
-        }
-    }
-
-    fn column(&self, k: u64) -> Nat {
-        self.first_column.add_u64(k)
-    }
-
-    /// The offset of `column` in the window, if shown.
-    fn offset(&self, column: &Nat) -> Option<u64> {
-        column
-            .checked_sub(&self.first_column)
-            .and_then(|d| d.to_u64())
-            .filter(|&k| k < self.columns)
-    }
-}
-
 /// Every how many labels one is written, so that labels `chars` long do not
 /// touch in cells `cell` pixels wide. Every step divides 1000 (see
 /// [`last_digits`]).
@@ -423,20 +309,7 @@ fn focus(report: &Report, game: &Game) -> Vec<Cell> {
         }
         _ => {}
     }
-    if let Some(run) = game.winning_run() {
-        cells.push((run.column.clone(), run.row));
-        if let Some(end) = run.cells().last() {
-            cells.push(end);
-        }
-    }
-    if let Some((c, r)) = game.last() {
-        cells.push((c.clone(), r));
-    }
-    // Last, every counter, when they lie close enough to be framed too.
-    if let Some((first, last, top)) = game.board().occupied() {
-        cells.push((first, 1));
-        cells.push((last, top));
-    }
+    cells.extend(window::focus(game));
     cells
 }
 
@@ -484,7 +357,7 @@ pub fn draw(picture: &Picture) -> String {
     };
     let board = report.game.as_ref().or(empty.as_ref()).map(|game| {
         let (x, y, _) = game.frame();
-        let window = Window::framing(x, y, &focus(report, game));
+        let window = Window::framing(x, y, &focus(report, game), (MAX_SIDE, MAX_SIDE));
         let cell = (640.0 / window.columns.max(window.rows) as f64)
             .clamp(6.0, 44.0)
             .floor();

@@ -33,15 +33,16 @@ fn a_column_with_more_digits_than_a_format_width() {
         let (text, json, trace, svg) = every_account(file.as_bytes());
         assert!(text.starts_with("code 3:"), "{digits}: {}", &text[..40]);
         // The frame is printed whole; the window's first column is labelled
-        // with all its digits (ten columns left of the move), the last move
-        // marked under its own column.
+        // with all its digits (five columns left of the move: the window of
+        // 12 columns centres the one counter), the last move marked under
+        // its own column.
         assert!(
             text.contains(&format!("frame: {width} columns, 6 rows")),
             "{digits}"
         );
-        let first = format!("{}45", &column[..digits - 2]);
+        let first = format!("{}50", &column[..digits - 2]);
         assert!(text.contains(&format!("\n     {first}")), "{digits}");
-        assert!(text.contains(&format!("\n{}^ last move", " ".repeat(25))));
+        assert!(text.contains(&format!("\n{}^ last move", " ".repeat(15))));
         assert!(json.contains("\"code\":3"), "{digits}");
         assert!(trace.contains(&format!("(column {column})")), "{digits}");
         // The picture elides the number with its length.

@@ -258,7 +258,7 @@ impl Book {
     }
 }
 
-/// The book shipped for 7 x 6, lines of 4 (made by `cz book`; its header
+/// The book shipped for 7 x 6, runs of 4 (made by `cz book`; its header
 /// says its depth).
 pub fn classic() -> &'static Book {
     static BOOK: std::sync::OnceLock<Book> = std::sync::OnceLock::new();

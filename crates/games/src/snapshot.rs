@@ -352,7 +352,7 @@ impl Snapshot {
 
 /// The answer of `cz board`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Answer {
     /// It is the first player's turn.
     FirstMoves,
     /// It is the second player's turn.
@@ -370,25 +370,25 @@ pub enum Verdict {
     Undecided,
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Verdict::FirstMoves => "first player moves",
-            Verdict::SecondMoves => "second player moves",
-            Verdict::FirstWins => "first player wins",
-            Verdict::SecondWins => "second player wins",
-            Verdict::Draw => "draw game",
-            Verdict::Invalid => "invalid",
-            Verdict::Undecided => "undecided",
+            Answer::FirstMoves => "first player moves",
+            Answer::SecondMoves => "second player moves",
+            Answer::FirstWins => "first player wins",
+            Answer::SecondWins => "second player wins",
+            Answer::Draw => "draw game",
+            Answer::Invalid => "invalid",
+            Answer::Undecided => "undecided",
         })
     }
 }
 
-/// A verdict and, when it is `Invalid` or `Undecided`, why.
+/// An answer and, when it is `Invalid` or `Undecided`, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judgement {
     /// The answer.
-    pub verdict: Verdict,
+    pub answer: Answer,
     /// The reason for an invalid or undecided position.
     pub why: Option<String>,
 }
@@ -433,11 +433,11 @@ pub fn judge(p: &Snapshot, z: usize, gravity: bool) -> Judgement {
 /// [`judge`] with the search bounded by `bounds`.
 pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Judgement {
     let invalid = |why: String| Judgement {
-        verdict: Verdict::Invalid,
+        answer: Answer::Invalid,
         why: Some(why),
     };
     let undecided = || Judgement {
-        verdict: Verdict::Undecided,
+        answer: Answer::Undecided,
         why: Some(format!(
             "the search for a game reaching this position passed its bounds ({} million steps or {} MiB) before it found one or ruled them all out",
             bounds.work / 1_000_000,
@@ -455,14 +455,14 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         ));
     }
     let full = nf + ns == p.width * p.height;
-    let ok = |verdict| Judgement { verdict, why: None };
+    let ok = |answer| Judgement { answer, why: None };
     if !gravity {
         return ok(match (first_run, second_run) {
-            (true, _) => Verdict::FirstWins,
-            (_, true) => Verdict::SecondWins,
-            _ if full => Verdict::Draw,
-            _ if nf > ns => Verdict::SecondMoves,
-            _ => Verdict::FirstMoves,
+            (true, _) => Answer::FirstWins,
+            (_, true) => Answer::SecondWins,
+            _ if full => Answer::Draw,
+            _ if nf > ns => Answer::SecondMoves,
+            _ => Answer::FirstMoves,
         });
     }
     // r[board.gravity]
@@ -490,11 +490,11 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         // r[board.order]
         return match reachable(&stacks, &mut work) {
             Some(true) => ok(if full {
-                Verdict::Draw
+                Answer::Draw
             } else if nf == ns {
-                Verdict::FirstMoves
+                Answer::FirstMoves
             } else {
-                Verdict::SecondMoves
+                Answer::SecondMoves
             }),
             Some(false) => invalid(format!(
                 "no alternating game, {a} first, stacks the columns this way"
@@ -525,9 +525,9 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         match reachable(&smaller, &mut work) {
             Some(true) => {
                 return ok(if winner == Side::First {
-                    Verdict::FirstWins
+                    Answer::FirstWins
                 } else {
-                    Verdict::SecondWins
+                    Answer::SecondWins
                 });
             }
             Some(false) => {}
@@ -1065,22 +1065,22 @@ pub fn judge_grid_within(
         }
     }
     let p = from_grid(&grid, empty, first).map_err(BoardError::Grid)?;
-    let verdict = judge_within(&p, z, gravity, bounds);
+    let judgement = judge_within(&p, z, gravity, bounds);
     if first.is_some() || p.count(Side::First) != p.count(Side::Second) || p.count(Side::First) == 0
     {
-        return Ok((p, verdict));
+        return Ok((p, judgement));
     }
     let [a, b] = p.symbols;
     let swapped = from_grid(&grid, empty, Some(b)).map_err(BoardError::Grid)?;
     let other = judge_within(&swapped, z, gravity, bounds);
     // Only a reading under which the position is valid counts; an undecided
     // reading leaves the answer undecided unless the other is the same.
-    match (verdict.verdict, other.verdict) {
-        (x, y) if x == y => Ok((p, verdict)),
-        (Verdict::Undecided, _) => Ok((p, verdict)),
-        (_, Verdict::Undecided) => Ok((swapped, other)),
-        (_, Verdict::Invalid) => Ok((p, verdict)),
-        (Verdict::Invalid, _) => Ok((swapped, other)),
+    match (judgement.answer, other.answer) {
+        (x, y) if x == y => Ok((p, judgement)),
+        (Answer::Undecided, _) => Ok((p, judgement)),
+        (_, Answer::Undecided) => Ok((swapped, other)),
+        (_, Answer::Invalid) => Ok((p, judgement)),
+        (Answer::Invalid, _) => Ok((swapped, other)),
         _ => Err(BoardError::AmbiguousFirst([a, b])),
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use connectz_games::snapshot::{Side, Snapshot, Verdict, judge};
+use connectz_games::snapshot::{Answer, Side, Snapshot, judge};
 use connectz_rng::Rng;
 
 fn from_stacks(stacks: &[Vec<Side>], height: usize) -> Snapshot {
@@ -25,7 +25,7 @@ fn from_stacks(stacks: &[Vec<Side>], height: usize) -> Snapshot {
 
 /// Every position some legal game reaches, with its true verdict (the
 /// oracle plays every game and scans for lines itself).
-fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Side>>, Verdict> {
+fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Side>>, Answer> {
     use connectz_testkit::oracle::Standing;
     connectz_testkit::oracle::reachable_positions(width, height, z)
         .into_iter()
@@ -39,11 +39,11 @@ fn reachable_truth(width: usize, height: usize, z: usize) -> HashMap<Vec<Vec<Sid
                 })
                 .collect();
             let verdict = match standing {
-                Standing::FirstMoves => Verdict::FirstMoves,
-                Standing::SecondMoves => Verdict::SecondMoves,
-                Standing::FirstWins => Verdict::FirstWins,
-                Standing::SecondWins => Verdict::SecondWins,
-                Standing::Draw => Verdict::Draw,
+                Standing::FirstMoves => Answer::FirstMoves,
+                Standing::SecondMoves => Answer::SecondMoves,
+                Standing::FirstWins => Answer::FirstWins,
+                Standing::SecondWins => Answer::SecondWins,
+                Standing::Draw => Answer::Draw,
             };
             (stacks, verdict)
         })
@@ -85,15 +85,15 @@ fn validity_matches_brute_force_over_all_games() {
         let mut index = vec![0usize; width];
         loop {
             let stacks: Vec<Vec<Side>> = index.iter().map(|&i| columns[i].clone()).collect();
-            let expected = truth.get(&stacks).copied().unwrap_or(Verdict::Invalid);
+            let expected = truth.get(&stacks).copied().unwrap_or(Answer::Invalid);
             let got = judge(&from_stacks(&stacks, height), z, true);
             assert_eq!(
-                got.verdict, expected,
+                got.answer, expected,
                 "{width}x{height} z={z} {stacks:?}: {:?}",
                 got.why
             );
             checked += 1;
-            valid += usize::from(expected != Verdict::Invalid);
+            valid += usize::from(expected != Answer::Invalid);
             // Next combination of columns.
             let mut i = 0;
             while i < width {

@@ -22,7 +22,7 @@ fn every_board_and_rotate_example_gives_its_answer() {
                         connectz_games::snapshot::judge_grid(grid, *z, *first, *empty, *gravity)
                             .unwrap_or_else(|e| panic!("{at}: {e}"));
                     assert_eq!(
-                        judgement.verdict.to_string(),
+                        judgement.answer.to_string(),
                         *expect,
                         "{at} [{}]: {:?}",
                         clause.id,

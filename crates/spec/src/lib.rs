@@ -103,8 +103,8 @@ pub enum Example {
     Resource(Resource),
     /// A game of the scale suite and the board memory it may take.
     Scale {
-        /// Shape name (see `scale::Shape::name`).
-        shape: String,
+        /// Family name (see `scale::Family::name`).
+        family: String,
         /// Its length.
         n: u64,
         /// With lines one longer than it builds.
@@ -330,8 +330,8 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
             let board_per_move = number("board<=")?.map(|v| v as usize);
             if kind == Some("scale") {
                 Example::Scale {
-                    shape: flag("shape=")
-                        .ok_or(format!("{at}: missing shape="))?
+                    family: flag("family=")
+                        .ok_or(format!("{at}: missing family="))?
                         .to_string(),
                     n: number("n=")?.ok_or(format!("{at}: missing n="))?,
                     unwon: flags.iter().any(|f| f == "unwon"),

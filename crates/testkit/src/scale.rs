@@ -1,7 +1,7 @@
 //! The scale suite's games: files whose code is known by construction, at
 //! any size, streamed from generators rather than kept (r[resource.board]).
 //!
-//! Each shape is parameterised by a length `n`; tests and the bench place
+//! Each family is parameterised by a length `n`; tests and the bench place
 //! `n` just below, at and above the limits of the judge's representations
 //! (the run lanes of 8, 16 and 32 bits, the column index, numbers past
 //! 2^64). [`Scale::reader`] yields the file's bytes on demand, so a game of
@@ -12,9 +12,9 @@ use std::io::{self, Read};
 
 use connectz::Code;
 
-/// The shapes.
+/// The families: games built to a length n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub enum Family {
     /// `2 n n`: player 1 stacks `n` counters in column 1, player 2 in column
     /// 2; player 1 wins with the `n`th. Unwon: `2 (n + 1) (n + 1)`.
     Vertical,
@@ -36,53 +36,53 @@ pub enum Shape {
     AcrossTwoToThe64,
 }
 
-impl Shape {
-    /// Every shape.
-    pub const ALL: [Shape; 5] = [
-        Shape::Vertical,
-        Shape::Row,
-        Shape::Staircase,
-        Shape::FullAfterWin,
-        Shape::AcrossTwoToThe64,
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 5] = [
+        Family::Vertical,
+        Family::Row,
+        Family::Staircase,
+        Family::FullAfterWin,
+        Family::AcrossTwoToThe64,
     ];
 
-    /// The shape named `name` (as in [`Shape::name`]).
-    pub fn from_name(name: &str) -> Option<Shape> {
-        Shape::ALL.into_iter().find(|s| s.name() == name)
+    /// The family named `name` (as in [`Family::name`]).
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// Its name in spec examples and the bench.
     pub fn name(self) -> &'static str {
         match self {
-            Shape::Vertical => "vertical",
-            Shape::Row => "row",
-            Shape::Staircase => "staircase",
-            Shape::FullAfterWin => "full-after-win",
-            Shape::AcrossTwoToThe64 => "across-2^64",
+            Family::Vertical => "vertical",
+            Family::Row => "row",
+            Family::Staircase => "staircase",
+            Family::FullAfterWin => "full-after-win",
+            Family::AcrossTwoToThe64 => "across-2^64",
         }
     }
 }
 
-/// A generated game: a shape, its length, and whether the line must reach
+/// A generated game: a family, its length, and whether the line must reach
 /// exactly `n` (`z = n`) or one more (`z = n + 1`, so nobody wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scale {
-    /// The shape.
-    pub shape: Shape,
+    /// The family.
+    pub family: Family,
     /// Its length.
     pub n: u64,
-    /// Ask for a line one longer than the shape builds.
+    /// Ask for a line one longer than the family builds.
     pub longer: bool,
 }
 
 const TWO_TO_THE_64: u128 = 1 << 64;
 
 impl Scale {
-    /// The game `shape` at length `n`, won where the shape wins.
-    pub fn new(shape: Shape, n: u64) -> Scale {
-        let least = if shape == Shape::FullAfterWin { 3 } else { 1 };
+    /// The game `family` at length `n`, won where the family wins.
+    pub fn new(family: Family, n: u64) -> Scale {
+        let least = if family == Family::FullAfterWin { 3 } else { 1 };
         Scale {
-            shape,
+            family,
             n: n.max(least),
             longer: false,
         }
@@ -103,12 +103,12 @@ impl Scale {
     /// The header line, without its line feed.
     pub fn header(&self) -> String {
         let (n, z, more) = (self.n, self.z(), u64::from(self.longer));
-        match self.shape {
-            Shape::Vertical => format!("2 {} {z}", n + more),
-            Shape::Row => format!("{} 2 {z}", n + more),
-            Shape::Staircase => format!("{} {n} {z}", n + 2),
-            Shape::FullAfterWin => format!("2 {n} {}", 2 + more),
-            Shape::AcrossTwoToThe64 => {
+        match self.family {
+            Family::Vertical => format!("2 {} {z}", n + more),
+            Family::Row => format!("{} 2 {z}", n + more),
+            Family::Staircase => format!("{} {n} {z}", n + 2),
+            Family::FullAfterWin => format!("2 {n} {}", 2 + more),
+            Family::AcrossTwoToThe64 => {
                 format!("{} 2 {}", TWO_TO_THE_64 + u128::from(n) - 1, 4 + more)
             }
         }
@@ -116,10 +116,10 @@ impl Scale {
 
     /// The code the file has, by construction.
     pub fn expect(&self) -> Code {
-        match (self.shape, self.longer) {
+        match (self.family, self.longer) {
             // Without the early win the column still overfills.
-            (Shape::FullAfterWin, _) => Code::IllegalRow,
-            (Shape::AcrossTwoToThe64, _) if self.n < 2 => Code::IllegalColumn,
+            (Family::FullAfterWin, _) => Code::IllegalRow,
+            (Family::AcrossTwoToThe64, _) if self.n < 2 => Code::IllegalColumn,
             (_, true) => Code::Incomplete,
             (_, false) => Code::WinOne,
         }
@@ -128,12 +128,12 @@ impl Scale {
     /// The number of moves.
     pub fn moves(&self) -> u64 {
         let n = self.n;
-        match self.shape {
-            Shape::Vertical | Shape::Row => 2 * n - 1,
+        match self.family {
+            Family::Vertical | Family::Row => 2 * n - 1,
             // The triangle and the diagonal, and player 2's spare turns.
-            Shape::Staircase => n * (n + 1) / 2 + n.saturating_sub(1) / 2,
-            Shape::FullAfterWin => n + 2,
-            Shape::AcrossTwoToThe64 => 7,
+            Family::Staircase => n * (n + 1) / 2 + n.saturating_sub(1) / 2,
+            Family::FullAfterWin => n + 2,
+            Family::AcrossTwoToThe64 => 7,
         }
     }
 
@@ -141,11 +141,11 @@ impl Scale {
     /// 2^64 can be written).
     pub fn columns(&self) -> Box<dyn Iterator<Item = u128> + Send> {
         let n = self.n;
-        match self.shape {
-            Shape::Vertical => Box::new((0..2 * n - 1).map(|i| 1 + u128::from(i % 2))),
-            Shape::Row => Box::new((0..2 * n - 1).map(|i| 1 + u128::from(i / 2))),
-            Shape::Staircase => Box::new(staircase(n)),
-            Shape::FullAfterWin => {
+        match self.family {
+            Family::Vertical => Box::new((0..2 * n - 1).map(|i| 1 + u128::from(i % 2))),
+            Family::Row => Box::new((0..2 * n - 1).map(|i| 1 + u128::from(i / 2))),
+            Family::Staircase => Box::new(staircase(n)),
+            Family::FullAfterWin => {
                 // 1 2 1 wins (z = 2); then column 1 alone: it holds 2 and
                 // takes n - 2 more, then one too many. Column 2 is played
                 // only while it has room, alternating turns do not matter
@@ -153,7 +153,7 @@ impl Scale {
                 let opening = [1u128, 2, 1].into_iter();
                 Box::new(opening.chain(std::iter::repeat_n(1, (n - 2) as usize + 1)))
             }
-            Shape::AcrossTwoToThe64 => {
+            Family::AcrossTwoToThe64 => {
                 let base = TWO_TO_THE_64 - 2;
                 // Player 1 on row 1 of base..base+3, player 2 on row 2 of
                 // the first three.
@@ -182,7 +182,7 @@ impl Scale {
 
 impl fmt::Display for Scale {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} n={}", self.shape.name(), self.n)?;
+        write!(f, "{} n={}", self.family.name(), self.n)?;
         if self.longer {
             f.write_str(" z=n+1")?;
         }
@@ -317,11 +317,11 @@ mod tests {
 
     /// Small sizes against the oracle: the constructions mean what they say.
     #[test]
-    fn shapes_give_their_code_at_small_sizes() {
+    fn families_give_their_code_at_small_sizes() {
         let mut checked = 0;
-        for shape in Shape::ALL {
+        for family in Family::ALL {
             for n in 1..=12 {
-                for scale in [Scale::new(shape, n), Scale::new(shape, n).unwon()] {
+                for scale in [Scale::new(family, n), Scale::new(family, n).unwon()] {
                     let bytes = scale.bytes();
                     assert_eq!(scale.moves(), scale.columns().count() as u64, "{scale}");
                     let code = judge_bytes(&bytes).code();

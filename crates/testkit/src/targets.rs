@@ -20,7 +20,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use connectz::{
     Effect, Game, Header, Judge, Keep, Nat, Storage, judge_bytes, judge_chunked, winnable,
 };
-use connectz_games::snapshot::{self, Verdict};
+use connectz_games::snapshot::{self, Answer};
 use connectz_games::solver::{Position, Shape, Solver};
 
 use crate::arbitrary_game::ArbitraryGame;
@@ -269,16 +269,16 @@ pub fn board(data: &[u8]) {
         text.push('\n');
     }
     let expected = match positions(width, height, z).get(&stacks) {
-        Some(Standing::FirstMoves) => Verdict::FirstMoves,
-        Some(Standing::SecondMoves) => Verdict::SecondMoves,
-        Some(Standing::FirstWins) => Verdict::FirstWins,
-        Some(Standing::SecondWins) => Verdict::SecondWins,
-        Some(Standing::Draw) => Verdict::Draw,
-        None => Verdict::Invalid,
+        Some(Standing::FirstMoves) => Answer::FirstMoves,
+        Some(Standing::SecondMoves) => Answer::SecondMoves,
+        Some(Standing::FirstWins) => Answer::FirstWins,
+        Some(Standing::SecondWins) => Answer::SecondWins,
+        Some(Standing::Draw) => Answer::Draw,
+        None => Answer::Invalid,
     };
     let got = snapshot::judge_grid(text.as_bytes(), z, Some('x'), None, true)
         .unwrap_or_else(|e| panic!("{e}: {text:?}"));
-    assert_eq!(got.1.verdict, expected, "z={z} {text:?}: {:?}", got.1.why);
+    assert_eq!(got.1.answer, expected, "z={z} {text:?}: {:?}", got.1.why);
 }
 
 /// A small "Rotate" case made from bytes.

@@ -16,7 +16,7 @@ use connectz_gen::{Frame, game_with_code};
 use connectz_rng::Rng;
 use connectz_spec::{Class, Example, case_files, clauses};
 
-use crate::sandbox::{Ended, Run, Sandbox};
+use crate::sandbox::{Ended, Execution, Sandbox};
 
 /// The part of the spec a case exercises: the columns of `cz grade`'s
 /// leaderboard.
@@ -344,7 +344,7 @@ struct Printed {
     stdout: String,
     stderr: String,
     status: Option<i32>,
-    run: Run,
+    run: Execution,
 }
 
 impl Candidate {
@@ -382,7 +382,7 @@ impl Candidate {
 
     /// Runs the candidate on the file at `path`: its outcome against the
     /// reference's code `expect`, and the run itself (time, peak memory).
-    pub fn judge(&self, sandbox: &Sandbox, path: &Path, expect: Code) -> (Outcome, Run) {
+    pub fn judge(&self, sandbox: &Sandbox, path: &Path, expect: Code) -> (Outcome, Execution) {
         let printed = self.run(sandbox, &[path]);
         let answer = printed.stdout.trim();
         let outcome = if printed.run.ended == Ended::TimedOut {

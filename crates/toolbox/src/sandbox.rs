@@ -64,9 +64,9 @@ pub enum Ended {
     NotStarted(String),
 }
 
-/// What one run did.
+/// What one execution of a program did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Run {
+pub struct Execution {
     /// How it ended.
     pub ended: Ended,
     /// Its standard output (at most [`Limits::output`] bytes).
@@ -179,13 +179,13 @@ impl Sandbox {
     }
 
     /// Runs `command` (program and arguments) with `args` appended.
-    pub fn run(&self, command: &[OsString], args: &[&OsStr]) -> Run {
+    pub fn run(&self, command: &[OsString], args: &[&OsStr]) -> Execution {
         self.run_in(None, command, args)
     }
 
     /// Runs `command` with `args` appended, in the folder `dir` (else in
     /// this process's own). A relative program path is taken from `dir`.
-    pub fn run_in(&self, dir: Option<&Path>, command: &[OsString], args: &[&OsStr]) -> Run {
+    pub fn run_in(&self, dir: Option<&Path>, command: &[OsString], args: &[&OsStr]) -> Execution {
         let Some((program, leading)) = command.split_first() else {
             return not_started("no command given");
         };
@@ -258,8 +258,8 @@ impl Drop for Sandbox {
     }
 }
 
-fn not_started(why: &str) -> Run {
-    Run {
+fn not_started(why: &str) -> Execution {
+    Execution {
         ended: Ended::NotStarted(why.to_string()),
         stdout: Vec::new(),
         stderr: Vec::new(),
@@ -288,7 +288,7 @@ fn read_capped(path: &Path, limit: u64) -> Vec<u8> {
     bytes
 }
 
-fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Run {
+fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Execution {
     let text = fs::read_to_string(report).unwrap_or_default();
     let field = |name: &str| -> Option<i64> {
         text.lines()
@@ -316,7 +316,7 @@ fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Run {
         && (OUT_OF_MEMORY.iter().any(|w| said.contains(w))
             || peak_memory
                 .is_some_and(|p| p.saturating_mul(10) >= limits.memory.saturating_mul(9)));
-    Run {
+    Execution {
         ended,
         stdout,
         stderr,

@@ -33,7 +33,7 @@ pub const MAX_WIDTH: usize = 35;
 pub fn check_frame(shape: Shape) -> Result<(), String> {
     if shape.width == 0 || shape.height == 0 || shape.z == 0 {
         return Err(format!(
-            "width, height and connect must be at least 1 (got {} x {}, lines of {})",
+            "width, height and connect must be at least 1 (got {} x {}, runs of {})",
             shape.width, shape.height, shape.z
         ));
     }

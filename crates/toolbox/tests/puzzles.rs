@@ -4,7 +4,7 @@
 use std::fs;
 
 use connectz::{Finding, Player, judge_bytes};
-use connectz_games::snapshot::{Side, Verdict, judge_grid};
+use connectz_games::snapshot::{Answer, Side, judge_grid};
 
 use crate::support::{FRAME_5X4_3, Scratch, root, run_cz};
 
@@ -47,9 +47,9 @@ fn codegolf_validator_boards() {
         let (case, grid, winner) = (&row[0], row[1].as_bytes(), row[2].chars().next().unwrap());
         let floating = case == "5" || case == "6";
         let (position, judgement) = judge_grid(grid, 4, None, Some('O'), !floating).unwrap();
-        let side = match judgement.verdict {
-            Verdict::FirstWins => Side::First,
-            Verdict::SecondWins => Side::Second,
+        let side = match judgement.answer {
+            Answer::FirstWins => Side::First,
+            Answer::SecondWins => Side::Second,
             other => panic!("case {case}: {other} ({:?})", judgement.why),
         };
         assert_eq!(
@@ -59,7 +59,7 @@ fn codegolf_validator_boards() {
         );
         if floating {
             let (_, strict) = judge_grid(grid, 4, None, Some('O'), true).unwrap();
-            assert_eq!(strict.verdict, Verdict::Invalid, "case {case}");
+            assert_eq!(strict.answer, Answer::Invalid, "case {case}");
             assert!(strict.why.unwrap().starts_with("floating counter"));
         }
     }
@@ -72,9 +72,9 @@ fn cody_win_checker_boards() {
     for row in rows("cody_90_c4winner.tsv") {
         let (case, grid, expected) = (&row[0], row[1].as_bytes(), row[2].trim());
         let (position, judgement) = judge_grid(grid, 4, Some('1'), None, false).unwrap();
-        let got = match judgement.verdict {
-            Verdict::FirstWins => position.symbols[0].to_string(),
-            Verdict::SecondWins => position.symbols[1].to_string(),
+        let got = match judgement.answer {
+            Answer::FirstWins => position.symbols[0].to_string(),
+            Answer::SecondWins => position.symbols[1].to_string(),
             _ => "0".to_string(),
         };
         assert_eq!(got, expected, "case {case}");

@@ -84,7 +84,7 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The classic frame: 7 x 6, lines of 4.
+    /// The classic frame: 7 x 6, runs of 4.
     pub const CLASSIC: Shape = Shape {
         width: 7,
         height: 6,

@@ -2,7 +2,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectz_games::snapshot::{self, Side, Verdict};
+use connectz_games::snapshot::{self, Answer, Side};
 use connectz_toolbox::{Error, Result, input};
 
 #[derive(clap::Args)]
@@ -34,14 +34,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     let (position, judgement) =
         snapshot::judge_grid(&grid, args.z, args.first, args.empty, !args.no_gravity)
             .map_err(Error::shown)?;
-    writeln!(out, "{}", judgement.verdict)?;
+    writeln!(out, "{}", judgement.answer)?;
     if args.why
         && let Some(reason) = &judgement.why
     {
         writeln!(out, "why: {reason}")?;
     }
     // r[board.undecided]: its own exit status.
-    if judgement.verdict == Verdict::Undecided {
+    if judgement.answer == Answer::Undecided {
         return Ok(ExitCode::from(3));
     }
     if args.runs {

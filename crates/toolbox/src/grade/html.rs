@@ -14,7 +14,7 @@ use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
 use connectz_spec::{Class, clause};
 
-use super::perf::{Row, Verdict, Workload};
+use super::perf::{Mark, Row, Workload};
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
 use crate::check::{Area, CaseResult, Outcome, describe};
 
@@ -454,8 +454,8 @@ fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
     for row in rows {
         let w = &workloads[row.workload];
         let result = match &row.candidate.verdict {
-            Verdict::Ok => "<span class=\"ok\">ok</span>".to_string(),
-            Verdict::Wrong { expected, got } => {
+            Mark::Ok => "<span class=\"ok\">ok</span>".to_string(),
+            Mark::Wrong { expected, got } => {
                 format!("<span class=\"bad\">expected {expected}, got {got}</span>")
             }
             v => format!("<span class=\"bad\">{}</span>", v.name()),

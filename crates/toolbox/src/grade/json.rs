@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::perf::{Row, Verdict};
+use super::perf::{Mark, Row};
 use super::{ClassReport, Graded, areas, text};
 use crate::check::{CaseResult, Outcome};
 
@@ -283,7 +283,7 @@ fn perf<'a>(row: &Row, class: &'a ClassReport) -> Perf<'a> {
         .and_then(|w| w.get(row.workload))
         .map_or("?", |w| w.name);
     let (expected, got) = match row.candidate.verdict {
-        Verdict::Wrong { expected, got } => (Some(expected), Some(got)),
+        Mark::Wrong { expected, got } => (Some(expected), Some(got)),
         _ => (None, None),
     };
     let mb = |p: Option<u64>| p.map(|p| p as f64 / 1048576.0);

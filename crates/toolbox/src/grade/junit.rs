@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use connectz_spec::Class;
 
-use super::perf::Verdict;
+use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
 use crate::check::{CaseResult, Outcome, describe};
 
@@ -97,7 +97,7 @@ impl Suite {
                 let seconds = row.candidate.time.as_secs_f64();
                 time += seconds;
                 let inner = match &row.candidate.verdict {
-                    Verdict::Ok => format!(
+                    Mark::Ok => format!(
                         "<system-out>{}</system-out>",
                         markup(&format!(
                             "{:.3} s, reference {:.3} s ({})",
@@ -106,7 +106,7 @@ impl Suite {
                             row.time_ratio().map_or("-".into(), |r| format!("{r:.2}x"))
                         ))
                     ),
-                    Verdict::Wrong { expected, got } => {
+                    Mark::Wrong { expected, got } => {
                         failures += 1;
                         format!(
                             "<failure type=\"speed\" message=\"expected {expected}, got {got}\"/>"

@@ -327,24 +327,24 @@ impl Graded {
 
     /// Crashes, on cases and on workloads.
     pub fn crashes(&self) -> usize {
-        self.check.counts.crashes + self.perf_failed(|v| *v == perf::Verdict::Crash)
+        self.check.counts.crashes + self.perf_failed(|v| *v == perf::Mark::Crash)
     }
 
     /// Timeouts, on cases and on workloads.
     pub fn timeouts(&self) -> usize {
-        self.check.counts.timeouts + self.perf_failed(|v| *v == perf::Verdict::Timeout)
+        self.check.counts.timeouts + self.perf_failed(|v| *v == perf::Mark::Timeout)
     }
 
     /// Memory breaches, on cases and on workloads.
     pub fn memory(&self) -> usize {
-        self.check.counts.memory + self.perf_failed(|v| *v == perf::Verdict::Memory)
+        self.check.counts.memory + self.perf_failed(|v| *v == perf::Mark::Memory)
     }
 
     /// Workloads it did not finish right whose verdict `which` picks.
-    fn perf_failed(&self, which: impl Fn(&perf::Verdict) -> bool) -> usize {
+    fn perf_failed(&self, which: impl Fn(&perf::Mark) -> bool) -> usize {
         self.perf.as_ref().map_or(0, |rows| {
             rows.iter()
-                .filter(|r| r.candidate.verdict != perf::Verdict::Ok && which(&r.candidate.verdict))
+                .filter(|r| r.candidate.verdict != perf::Mark::Ok && which(&r.candidate.verdict))
                 .count()
         })
     }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connectz::{Code, judge_path};
-use connectz_gen::{Workload as Shape, workload};
+use connectz_gen::workload;
 
 use crate::check::{Candidate, Outcome, generated};
 use crate::sandbox::Sandbox;
@@ -43,7 +43,7 @@ pub struct Workload {
 
 /// How a candidate did on a workload.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Mark {
     /// Every file got the reference's code.
     Ok,
     /// A file got another code.
@@ -61,15 +61,15 @@ pub enum Verdict {
     Memory,
 }
 
-impl Verdict {
+impl Mark {
     /// Its name in the reports.
     pub fn name(&self) -> &'static str {
         match self {
-            Verdict::Ok => "ok",
-            Verdict::Wrong { .. } => "wrong",
-            Verdict::Crash => "crash",
-            Verdict::Timeout => "timeout",
-            Verdict::Memory => "memory",
+            Mark::Ok => "ok",
+            Mark::Wrong { .. } => "wrong",
+            Mark::Crash => "crash",
+            Mark::Timeout => "timeout",
+            Mark::Memory => "memory",
         }
     }
 }
@@ -78,7 +78,7 @@ impl Verdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measure {
     /// How it did (the worst of its runs).
-    pub verdict: Verdict,
+    pub verdict: Mark,
     /// The median over runs of the time for all the workload's files.
     pub time: Duration,
     /// The largest peak resident memory of any run, in bytes.
@@ -99,15 +99,15 @@ pub struct Row {
 impl Row {
     /// The candidate's time over the reference's, when both finished right.
     pub fn time_ratio(&self) -> Option<f64> {
-        (self.candidate.verdict == Verdict::Ok && self.reference.verdict == Verdict::Ok).then(
-            || self.candidate.time.as_secs_f64() / self.reference.time.as_secs_f64().max(1e-6),
-        )
+        (self.candidate.verdict == Mark::Ok && self.reference.verdict == Mark::Ok).then(|| {
+            self.candidate.time.as_secs_f64() / self.reference.time.as_secs_f64().max(1e-6)
+        })
     }
 
     /// The candidate's peak memory over the reference's.
     pub fn memory_ratio(&self) -> Option<f64> {
         match (self.candidate.peak, self.reference.peak) {
-            (Some(c), Some(r)) if self.candidate.verdict == Verdict::Ok && r > 0 => {
+            (Some(c), Some(r)) if self.candidate.verdict == Mark::Ok && r > 0 => {
                 Some(c as f64 / r as f64)
             }
             _ => None,
@@ -164,22 +164,22 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     let shapes = [
         (
             "tail",
-            Shape::Tail,
+            connectz_gen::Workload::Tail,
             "a 7x6 game won at move 7, then {} more moves",
         ),
         (
             "dense",
-            Shape::Dense,
+            connectz_gen::Workload::Dense,
             "a {0}x{0} frame filled in random order, z = 30",
         ),
         (
             "ladder",
-            Shape::Ladder,
+            connectz_gen::Workload::Ladder,
             "player 1's bottom row grows to {} and wins on the last move",
         ),
         (
             "sparse",
-            Shape::Sparse,
+            connectz_gen::Workload::Sparse,
             "{} random moves on a 10^12 x 10^12 frame",
         ),
     ];
@@ -236,10 +236,10 @@ pub fn measure(
         let mut ours = Runs::default();
         let mut theirs = Runs::default();
         for _ in 0..runs.max(1) {
-            if theirs.verdict == Verdict::Ok {
+            if theirs.verdict == Mark::Ok {
                 theirs.add(run_once(reference, w, sandbox));
             }
-            if ours.verdict == Verdict::Ok {
+            if ours.verdict == Mark::Ok {
                 ours.add(run_once(candidate, w, sandbox));
             }
         }
@@ -254,7 +254,7 @@ pub fn measure(
 
 #[derive(Debug)]
 struct Runs {
-    verdict: Verdict,
+    verdict: Mark,
     times: Vec<Duration>,
     peak: Option<u64>,
 }
@@ -262,7 +262,7 @@ struct Runs {
 impl Default for Runs {
     fn default() -> Runs {
         Runs {
-            verdict: Verdict::Ok,
+            verdict: Mark::Ok,
             times: Vec::new(),
             peak: None,
         }
@@ -270,7 +270,7 @@ impl Default for Runs {
 }
 
 impl Runs {
-    fn add(&mut self, (verdict, time, peak): (Verdict, Duration, Option<u64>)) {
+    fn add(&mut self, (verdict, time, peak): (Mark, Duration, Option<u64>)) {
         self.verdict = verdict;
         self.times.push(time);
         self.peak = self.peak.max(peak);
@@ -280,7 +280,7 @@ impl Runs {
         self.times.sort_unstable();
         let time = match self.verdict {
             // The one that failed, when it failed.
-            Verdict::Ok => self.times.get(self.times.len() / 2).copied(),
+            Mark::Ok => self.times.get(self.times.len() / 2).copied(),
             _ => self.times.last().copied(),
         };
         Measure {
@@ -293,11 +293,7 @@ impl Runs {
 
 /// One run of every file of the workload: the verdict, the total time, the
 /// largest peak memory.
-fn run_once(
-    program: &Candidate,
-    w: &Workload,
-    sandbox: &Sandbox,
-) -> (Verdict, Duration, Option<u64>) {
+fn run_once(program: &Candidate, w: &Workload, sandbox: &Sandbox) -> (Mark, Duration, Option<u64>) {
     let mut total = Duration::ZERO;
     let mut peak = None;
     for (path, &expect) in w.files.iter().zip(&w.expect) {
@@ -306,15 +302,15 @@ fn run_once(
         peak = peak.max(run.peak_memory);
         let verdict = match outcome {
             Outcome::Pass => continue,
-            Outcome::Mismatch { got } => Verdict::Wrong {
+            Outcome::Mismatch { got } => Mark::Wrong {
                 expected: expect.number(),
                 got,
             },
-            Outcome::Crash { .. } | Outcome::Skipped => Verdict::Crash,
-            Outcome::Timeout => Verdict::Timeout,
-            Outcome::MemoryExceeded { .. } => Verdict::Memory,
+            Outcome::Crash { .. } | Outcome::Skipped => Mark::Crash,
+            Outcome::Timeout => Mark::Timeout,
+            Outcome::MemoryExceeded { .. } => Mark::Memory,
         };
         return (verdict, total, peak);
     }
-    (Verdict::Ok, total, peak)
+    (Mark::Ok, total, peak)
 }

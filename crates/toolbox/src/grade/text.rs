@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::perf::{Row, Verdict, Workload};
+use super::perf::{Mark, Row, Workload};
 use super::{ClassReport, Graded, Kind, areas};
 use crate::check::{Area, Outcome, describe};
 
@@ -245,7 +245,7 @@ pub fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
             }
         });
         let result = match &row.candidate.verdict {
-            Verdict::Wrong { expected, got } => format!("{expected}->{got}"),
+            Mark::Wrong { expected, got } => format!("{expected}->{got}"),
             v => v.name().to_string(),
         };
         let mb = |p: Option<u64>| p.map_or("-".into(), |p| format!("{:.1}", p as f64 / 1048576.0));
