@@ -47,5 +47,5 @@ pub use read::judge_chunked;
 pub use read::{
     judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader, judge_reader_with,
 };
-pub use rules::winnable;
+pub use rules::{Unwinnable, unwinnable, winnable};
 pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};

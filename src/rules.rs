@@ -12,12 +12,41 @@ use crate::nat::Nat;
 /// carries the proof that nothing else can be won. r[decision.unwinnable]:
 /// this, not "a line fits", is what code 7 means.
 pub fn winnable(x: &Nat, y: &Nat, z: &Nat) -> bool {
+    unwinnable(x, y, z).is_none()
+}
+
+/// Why no legal game on a frame can complete a winning run: the three ways
+/// the conditions of r[rule.winnable] can all fail (its proof's cases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unwinnable {
+    /// One row with room for a run of `z` but not for the loser's `z - 1`
+    /// counters beside it: `y = 1`, `z <= x < 2z - 1`.
+    OneRow,
+    /// One column tall enough for a run: its counters alternate between
+    /// the players, so no two neighbours match (`x = 1`, `y >= z >= 2`).
+    OneColumn,
+    /// No row, column or diagonal has `z` cells: `x < z` and `y < z`.
+    NoRunFits,
+}
+
+/// r[rule.winnable]: `None` when some legal game on an `x` by `y` frame
+/// completes a run of `z`, else which case of the proof rules it out.
+pub fn unwinnable(x: &Nat, y: &Nat, z: &Nat) -> Option<Unwinnable> {
     // x + 1 >= 2z is compared digit by digit: a header's numbers may be as
     // long as memory holds, and this makes no other number.
-    *z == 1
+    let wins = *z == 1
         || (*y >= 2 && x >= z)
         || (*x >= 2 && y >= z)
-        || (*y == 1 && x.succ_cmp_double(z).is_ge())
+        || (*y == 1 && x.succ_cmp_double(z).is_ge());
+    if wins {
+        None
+    } else if *y == 1 && x >= z {
+        Some(Unwinnable::OneRow)
+    } else if *x == 1 && y >= z {
+        Some(Unwinnable::OneColumn)
+    } else {
+        Some(Unwinnable::NoRunFits)
+    }
 }
 
 #[cfg(test)]
@@ -47,5 +76,29 @@ mod tests {
         assert!(!winnable(&big, &1.into(), &big.checked_sub_u64(1).unwrap()));
         let half = Nat::from_digits(b"50000000000000000000000").unwrap();
         assert!(winnable(&big, &1.into(), &half));
+    }
+
+    /// Each case of the proof, checked against what it claims of the frame.
+    #[test]
+    fn every_unwinnable_frame_has_the_case_its_sizes_show() {
+        for x in 1..=12u64 {
+            for y in 1..=12u64 {
+                for z in 1..=14u64 {
+                    let why = unwinnable(&x.into(), &y.into(), &z.into());
+                    let expected = if w(x, y, z) {
+                        None
+                    } else if x < z && y < z {
+                        Some(Unwinnable::NoRunFits)
+                    } else if y == 1 {
+                        assert!(x < 2 * z - 1, "{x} {y} {z}");
+                        Some(Unwinnable::OneRow)
+                    } else {
+                        assert_eq!(x, 1, "{x} {y} {z}");
+                        Some(Unwinnable::OneColumn)
+                    };
+                    assert_eq!(why, expected, "{x} {y} {z}");
+                }
+            }
+        }
     }
 }

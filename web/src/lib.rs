@@ -13,10 +13,11 @@
 #![deny(missing_docs)]
 
 use connectz::{Judge, Report};
-use connectz_explain::json::json_string;
+use connectz_explain::json::to_json;
 use connectz_explain::{account, render};
 use connectz_games::snapshot::{self, Answer};
 use connectz_spec as spec;
+use serde::Serialize;
 
 pub mod exports;
 
@@ -63,25 +64,36 @@ impl Session {
 /// id, file and text from the embedded spec), the moves placed, and the
 /// picture of the final board.
 pub fn explain(report: &Report, name: &str) -> String {
-    let mut out = account::json(report, name);
-    out.pop(); // the closing brace
-    let rule = report.verdict.rule();
-    if let Some(clause) = spec::clause(rule) {
-        out.push_str(&format!(
-            ",\"clause\":{{\"id\":{},\"file\":{},\"text\":{}}}",
-            json_string(&clause.id),
-            json_string(&clause.file),
-            json_string(clause.text.trim())
-        ));
-    }
-    let moves = report.game.as_ref().map_or(0, |g| g.placed());
-    out.push_str(&format!(",\"moves\":{moves}"));
-    out.push_str(&format!(
-        ",\"svg\":{}",
-        json_string(&render::svg(report, name))
-    ));
-    out.push('}');
-    out
+    let clause = spec::clause(report.verdict.rule()).map(|c| Clause {
+        id: c.id.clone(),
+        file: c.file.clone(),
+        text: c.text.trim().to_string(),
+    });
+    to_json(&Explained {
+        account: account::account(report, name),
+        clause,
+        moves: report.game.as_ref().map_or(0, |g| g.placed()),
+        svg: render::svg(report, name),
+    })
+}
+
+/// The page's account: `cz explain --json`'s, and more.
+#[derive(Serialize)]
+struct Explained {
+    #[serde(flatten)]
+    account: account::Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clause: Option<Clause>,
+    moves: u64,
+    svg: String,
+}
+
+/// A clause of the spec.
+#[derive(Serialize)]
+struct Clause {
+    id: String,
+    file: String,
+    text: String,
 }
 
 /// The board of `file` after its first `moves` counters: the file judged up
@@ -110,43 +122,66 @@ pub fn board(
     gravity: bool,
 ) -> String {
     match snapshot::judge_grid(grid, z, first, empty, gravity) {
-        Err(e) => format!("{{\"error\":{}}}", json_string(&e.to_string())),
+        Err(e) => to_json(&BoardError {
+            error: e.to_string(),
+        }),
         Ok((position, judgement)) => {
             let [a, b] = position.symbols;
-            let mover = match judgement.answer {
-                Answer::FirstMoves => Some(a),
-                Answer::SecondMoves => Some(b),
+            let to_move = match judgement.answer {
+                Answer::FirstMoves => Some(a.to_string()),
+                Answer::SecondMoves => Some(b.to_string()),
                 _ => None,
             };
-            format!(
-                "{{\"verdict\":{},\"valid\":{},\"first\":{},\"second\":{},\"to_move\":{},\"why\":{}}}",
-                json_string(&judgement.answer.to_string()),
-                !matches!(judgement.answer, Answer::Invalid),
-                json_string(&a.to_string()),
-                json_string(&b.to_string()),
-                mover.map_or("null".into(), |c| json_string(&c.to_string())),
-                judgement.why.as_deref().map_or("null".into(), json_string)
-            )
+            to_json(&BoardAnswer {
+                answer: judgement.answer.to_string(),
+                valid: !matches!(judgement.answer, Answer::Invalid),
+                first: a.to_string(),
+                second: b.to_string(),
+                to_move,
+                why: judgement.why,
+            })
         }
     }
+}
+
+/// `cz board`'s answer, for the page.
+#[derive(Serialize)]
+struct BoardAnswer {
+    answer: String,
+    valid: bool,
+    first: String,
+    second: String,
+    to_move: Option<String>,
+    why: Option<String>,
+}
+
+/// A grid that could not be read.
+#[derive(Serialize)]
+struct BoardError {
+    error: String,
+}
+
+/// A sample game.
+#[derive(Serialize)]
+struct Sample {
+    name: &'static str,
+    code: u8,
+    text: String,
 }
 
 /// The brief's nine sample games, in code order, as
 /// `[{"name", "code", "text"}]`.
 pub fn samples() -> String {
-    let items: Vec<String> = spec::case_files()
+    let items: Vec<Sample> = spec::case_files()
         .into_iter()
         .filter(|c| c.path.ends_with("/brief-sample.txt"))
-        .map(|c| {
-            format!(
-                "{{\"name\":{},\"code\":{},\"text\":{}}}",
-                json_string(c.path),
-                c.expect,
-                json_string(&String::from_utf8_lossy(c.bytes))
-            )
+        .map(|c| Sample {
+            name: c.path,
+            code: c.expect.number(),
+            text: String::from_utf8_lossy(c.bytes).into_owned(),
         })
         .collect();
-    format!("[{}]", items.join(","))
+    to_json(&items)
 }
 
 #[cfg(test)]
@@ -216,7 +251,7 @@ mod tests {
             None,
             true,
         );
-        assert_eq!(field(&json, "verdict"), "\"first player moves\"");
+        assert_eq!(field(&json, "answer"), "\"first player moves\"");
         let json = board(b"x.\nx.\nx.\nx.", 4, Some('x'), None, true);
         assert_eq!(field(&json, "valid"), "false");
         assert!(board(b"x?\n", 4, None, None, true).contains("\"error\""));

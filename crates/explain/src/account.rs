@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 
 use connectz::{Finding, Report};
+use serde::Serialize;
 
 use crate::draw::{Style, draw};
-use crate::json::json_string;
+use crate::json::to_json;
 
 /// The first fault in file order, when it is not the finding that decides.
 pub fn first_other_fault(report: &Report) -> Option<&Finding> {
@@ -64,71 +65,131 @@ pub fn text(report: &Report, style: Style) -> String {
     out
 }
 
-fn finding_json(f: &Finding) -> String {
-    format!(
-        "{{\"code\":{},\"rule\":{},\"line\":{},\"move\":{},\"text\":{}}}",
-        f.code(),
-        json_string(f.rule()),
-        f.line().map_or("null".into(), |l| l.to_string()),
-        f.line()
-            .filter(|&l| l > 1)
-            .map_or("null".into(), |l| (l - 1).to_string()),
-        json_string(&f.to_string())
-    )
+/// One finding, as the JSON account gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingAccount {
+    /// Its code.
+    pub code: u8,
+    /// The clause that rules it.
+    pub rule: &'static str,
+    /// Its line, if it has one.
+    pub line: Option<u64>,
+    /// The move on that line (line - 1), if the line holds a move.
+    #[serde(rename = "move")]
+    pub move_number: Option<u64>,
+    /// What it says.
+    pub text: String,
+}
+
+impl FindingAccount {
+    fn of(f: &Finding) -> FindingAccount {
+        FindingAccount {
+            code: f.code().number(),
+            rule: f.rule(),
+            line: f.line(),
+            move_number: f.line().filter(|&l| l > 1).map(|l| l - 1),
+            text: f.to_string(),
+        }
+    }
+}
+
+/// The frame's numbers, in full, as decimal strings.
+#[derive(Clone, Debug, Serialize)]
+pub struct FrameAccount {
+    /// Columns.
+    pub x: String,
+    /// Rows.
+    pub y: String,
+    /// Length of a winning run.
+    pub z: String,
+}
+
+/// The winning run, as the JSON account gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunAccount {
+    /// 1 or 2.
+    pub player: u8,
+    /// Its first cell's column, as a decimal string.
+    pub column: String,
+    /// Its first cell's row.
+    pub row: u64,
+    /// vertical, horizontal, diagonal or anti-diagonal.
+    pub direction: String,
+    /// Its counters.
+    pub length: u64,
+}
+
+/// The account of `cz explain --json`: the same as [`text`], as data.
+#[derive(Clone, Debug, Serialize)]
+pub struct Account {
+    /// The file's name.
+    pub path: String,
+    /// The code.
+    pub code: u8,
+    /// The code's name.
+    pub name: &'static str,
+    /// The clause that decides it.
+    pub rule: &'static str,
+    /// The verdict's line, if it has one.
+    pub line: Option<u64>,
+    /// Why, in words, with the precedence that decided.
+    pub reason: String,
+    /// The finding that decides the code.
+    pub verdict: FindingAccount,
+    /// Every fault, in file order.
+    pub faults: Vec<FindingAccount>,
+    /// The frame, when the header was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<FrameAccount>,
+    /// Counters placed, when a game began.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed: Option<u64>,
+    /// The board as text, a line each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Vec<String>>,
+    /// The winning run, if one was completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_run: Option<RunAccount>,
+}
+
+/// The account of `report` for the file called `path`.
+pub fn account(report: &Report, path: &str) -> Account {
+    let code = report.code();
+    let game = report.game.as_ref();
+    Account {
+        path: path.to_string(),
+        code: code.number(),
+        name: code.name(),
+        rule: report.verdict.rule(),
+        line: report.verdict.line(),
+        reason: reason(report),
+        verdict: FindingAccount::of(&report.verdict),
+        faults: report.faults.iter().map(FindingAccount::of).collect(),
+        frame: report.header.as_ref().map(|h| FrameAccount {
+            x: h.x.to_string(),
+            y: h.y.to_string(),
+            z: h.z.to_string(),
+        }),
+        placed: game.map(|g| g.placed()),
+        board: game.map(|g| {
+            draw(g, Style::default())
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }),
+        winning_run: game.and_then(|g| g.winning_run()).map(|r| RunAccount {
+            player: r.player.number(),
+            column: r.column.to_string(),
+            row: r.row,
+            direction: r.direction.to_string(),
+            length: r.length,
+        }),
+    }
 }
 
 /// The same account as [`text`], as one JSON object.
 pub fn json(report: &Report, path: &str) -> String {
-    let code = report.code();
-    let mut out = format!(
-        "{{\"path\":{},\"code\":{},\"name\":{},\"rule\":{},\"line\":{},\"reason\":{},\"verdict\":{},\"faults\":[{}]",
-        json_string(path),
-        code,
-        json_string(code.name()),
-        json_string(report.verdict.rule()),
-        report
-            .verdict
-            .line()
-            .map_or("null".into(), |l| l.to_string()),
-        json_string(&reason(report)),
-        finding_json(&report.verdict),
-        report
-            .faults
-            .iter()
-            .map(finding_json)
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    if let Some(h) = &report.header {
-        let _ = write!(
-            out,
-            ",\"frame\":{{\"x\":{},\"y\":{},\"z\":{}}}",
-            json_string(&h.x.to_string()),
-            json_string(&h.y.to_string()),
-            json_string(&h.z.to_string())
-        );
-    }
-    if let Some(game) = &report.game {
-        let _ = write!(out, ",\"placed\":{}", game.placed());
-        let rows: Vec<String> = draw(game, Style::default())
-            .lines()
-            .map(json_string)
-            .collect();
-        let _ = write!(out, ",\"board\":[{}]", rows.join(","));
-        if let Some(l) = game.winning_run() {
-            let _ = write!(
-                out,
-                ",\"winning_line\":{{\"player\":{},\"column\":{},\"row\":{},\"direction\":{},\"length\":{}}}",
-                l.player.number(),
-                json_string(&l.column.to_string()),
-                l.row,
-                json_string(&l.direction.to_string()),
-                l.length
-            );
-        }
-    }
-    out.push('}');
-    out
+    to_json(&account(report, path))
 }
 
 /// A judge that keeps every counter to the end, for pictures of the board
@@ -172,16 +233,18 @@ pub fn trace(bytes: &[u8], style: Style) -> String {
 /// the terms of r[rule.winnable]'s proof.
 pub fn unwinnable_why(header: &connectz::Header) -> String {
     let (x, y, z) = (&header.x, &header.y, &header.z);
-    let one = connectz::Nat::from(1);
-    if *y == 1 && x >= z {
-        format!(
+    match connectz::unwinnable(x, y, z) {
+        Some(connectz::Unwinnable::OneRow) => format!(
             "one row: when a player completes {z} in a row the other has placed at least {} counters on it, so the row needs {} columns and has {x}",
             z.checked_sub_u64(1).unwrap_or(connectz::Nat::ZERO),
-            z.add(z).checked_sub(&one).unwrap_or(connectz::Nat::ZERO)
-        )
-    } else if *x == 1 && y >= z {
-        format!("one column: its counters alternate between the players, so no {z} in a row")
-    } else {
-        format!("no run of {z} fits: the frame is {x} wide and {y} tall")
+            z.add(z).checked_sub_u64(1).unwrap_or(connectz::Nat::ZERO)
+        ),
+        Some(connectz::Unwinnable::OneColumn) => {
+            format!("one column: its counters alternate between the players, so no {z} in a row")
+        }
+        Some(connectz::Unwinnable::NoRunFits) => {
+            format!("no run of {z} fits: the frame is {x} wide and {y} tall")
+        }
+        None => format!("a run of {z} can be completed on this frame"),
     }
 }

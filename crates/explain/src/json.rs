@@ -1,24 +1,40 @@
-//! JSON text, written by hand: the few shapes the accounts need.
+//! JSON, written one way: every JSON the project prints is a value that
+//! derives `serde::Serialize`, written by [`to_json`].
 
-use std::fmt::Write as _;
+use serde::Serialize;
 
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
+/// `value` as compact JSON text. Plain data never fails to serialize; if a
+/// value ever did, the text is a JSON object that says why.
+pub fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        serde_json::to_string(&Error {
+            error: e.to_string(),
+        })
+        .unwrap_or_default()
+    })
+}
+
+/// What [`to_json`] writes when a value cannot be written.
+#[derive(Serialize)]
+struct Error {
+    error: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped_and_fields_keep_their_order() {
+        #[derive(Serialize)]
+        struct T<'a> {
+            b: &'a str,
+            a: Option<u64>,
         }
+        let text = to_json(&T {
+            b: "q\"\\\n\u{1}é",
+            a: None,
+        });
+        assert_eq!(text, r#"{"b":"q\"\\\n\u0001é","a":null}"#);
     }
-    out.push('"');
-    out
 }

@@ -14,8 +14,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use connectz::{Code, judge_path};
-use connectz_explain::json::json_string;
+use connectz_explain::json::to_json;
 use rayon::prelude::*;
+use serde::Serialize;
 
 /// What a walk found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -156,6 +157,21 @@ pub fn judge_all(walk: &Walk, done: &AtomicUsize) -> Vec<(PathBuf, Code)> {
     files.into_iter().zip(codes).collect()
 }
 
+/// One judged file, as `cz batch --json` writes it.
+#[derive(Serialize)]
+struct Judged {
+    path: String,
+    code: u8,
+    name: &'static str,
+}
+
+/// The count of files per code (every code, in order) and of all files.
+#[derive(Serialize)]
+struct Summary {
+    summary: std::collections::BTreeMap<String, usize>,
+    files: usize,
+}
+
 /// Writes the judged files, `path<TAB>code` (or a JSON object) each, then a
 /// count per code (or one JSON summary).
 ///
@@ -170,27 +186,25 @@ pub fn report(
     for (file, code) in judged {
         counts[usize::from(code.number())] += 1;
         if json {
-            writeln!(
-                out,
-                "{{\"path\":{},\"code\":{code},\"name\":{}}}",
-                json_string(&file.display().to_string()),
-                json_string(code.name())
-            )?;
+            let line = Judged {
+                path: file.display().to_string(),
+                code: code.number(),
+                name: code.name(),
+            };
+            writeln!(out, "{}", to_json(&line))?;
         } else {
             writeln!(out, "{}\t{code}", file.display())?;
         }
     }
     if json {
-        let summary: Vec<String> = Code::ALL
-            .iter()
-            .map(|c| format!("\"{}\":{}", c.number(), counts[usize::from(c.number())]))
-            .collect();
-        writeln!(
-            out,
-            "{{\"summary\":{{{}}},\"files\":{}}}",
-            summary.join(","),
-            judged.len()
-        )?;
+        let summary = Summary {
+            summary: Code::ALL
+                .iter()
+                .map(|c| (c.number().to_string(), counts[usize::from(c.number())]))
+                .collect(),
+            files: judged.len(),
+        };
+        writeln!(out, "{}", to_json(&summary))?;
     } else {
         writeln!(out, "# {} files", judged.len())?;
         for code in Code::ALL {
