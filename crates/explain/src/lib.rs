@@ -8,5 +8,6 @@
 pub mod account;
 pub mod draw;
 pub mod json;
+pub mod markup;
 pub mod render;
 pub mod window;

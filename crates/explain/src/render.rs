@@ -21,6 +21,7 @@ use connectz::{Code, Finding, FormatFault, Game, Nat, Player, Report, SHOWN_DIGI
 
 use crate::account::{reason, unwinnable_why};
 use crate::draw::on_run;
+use crate::markup::{Controls, escape};
 use crate::window::{self, Cell, Window};
 
 /// Frames up to this many columns and rows are drawn whole; larger ones
@@ -258,22 +259,9 @@ fn text_lines(body: &mut String, y: &mut f64, class: &str, step: f64, lines: &[S
     }
 }
 
-/// Text escaped for XML.
+/// Text escaped for the picture's XML, a control character shown.
 fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    escape(s, Controls::Shown)
 }
 
 /// Every how many labels one is written, so that labels `chars` long do not

@@ -22,6 +22,8 @@ use crate::check::{
 use crate::sandbox::{Limits, Sandbox};
 use crate::{Context, Error, Result};
 
+use connectz_explain::markup::{Controls, escape};
+
 pub mod html;
 pub mod json;
 pub mod junit;
@@ -29,24 +31,10 @@ pub mod perf;
 pub mod text;
 
 /// Text for HTML and XML content and attributes (the HTML page and the
-/// JUnit report): markup characters escaped, characters XML 1.0 cannot hold
-/// (controls other than tab, line feed and carriage return, U+FFFE, U+FFFF)
-/// replaced by U+FFFD.
+/// JUnit report): markup escaped, characters XML 1.0 cannot hold replaced
+/// by U+FFFD.
 pub(crate) fn markup(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    escape(s, Controls::Replaced)
 }
 
 /// One candidate of a class: its name and how to run it.
