@@ -1,4 +1,4 @@
-//! The performance bench: writes the workloads of the performance issue
+//! The performance bench: writes the performance workloads
 //! deterministically, times the `connectz` binary on each as a whole process
 //! (median of several runs) next to `wc -l` on the same file in the same run,
 //! and prints one table.
@@ -160,7 +160,7 @@ impl Row {
     }
 }
 
-/// The performance issue's targets, each figure from this run's table: the
+/// The performance targets, each figure from this run's table: the
 /// full size's row, and the half size's for growth.
 fn targets(rows: &[Row]) {
     let full = |name: &str| rows.iter().rfind(|r| r.bench == name);
@@ -299,7 +299,7 @@ fn after_win(n: u64) -> Input {
     }
 }
 
-/// The scale suite and the adversarial inputs of the scale issue at full
+/// The scale suite and the adversarial inputs at full
 /// size, as whole processes: time, peak memory, and the code checked.
 fn scale(judge: &Path, dir: &Path, quick: bool, runs: usize) {
     let k = if quick { 2 } else { 16 };

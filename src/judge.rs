@@ -325,7 +325,7 @@ impl Judge {
             }
             // The next batch is parsed here rather than at the loop's head
             // from `start` (the same bytes): that form measured 1.1x slower
-            // on the dense workload (farm-bench pairs).
+            // on the dense workload (paired whole-process timings).
             batch = match full {
                 true => Batch::parse(bytes, next_at),
                 false => Batch::default(),

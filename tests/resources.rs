@@ -169,7 +169,7 @@ fn assert_linear(name: &str, make: impl Fn(usize) -> Vec<u8>, n: usize) {
 
 #[test]
 fn long_lines_are_read_in_linear_time() {
-    // An X of n digits, then a column of 2n digits (the reproducer).
+    // An X of n digits, then a column of 2n digits (once quadratic).
     assert_linear(
         "long X and column",
         |n| {

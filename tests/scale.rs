@@ -66,7 +66,7 @@ fn lines_across_two_to_the_64() {
     }
 }
 
-/// The reproducer of the issue that started this suite: 65,536 counters of
+/// The input that started this suite: 65,536 counters of
 /// player 1 stacked in one column, whatever else the file holds.
 #[test]
 fn a_stack_of_65536_wins_however_long_the_file() {

@@ -11,7 +11,7 @@ use connectz::{Code, Game, Header, Keep, Nat, Player, step, winnable};
 
 use connectz_rng::Rng;
 
-/// The benchmark shapes of the performance issue.
+/// The benchmark workloads: files shaped to stress one part of a judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
     /// A 7x6 game won at move 7, then `moves` more moves.

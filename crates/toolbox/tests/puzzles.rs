@@ -171,7 +171,7 @@ fn board_command_answers_and_explains() {
 
 #[test]
 fn board_search_is_exact_or_says_undecided() {
-    // The 15 x 6 position: reachable (this game reaches it), once
+    // A 15 x 6 position: reachable (this game reaches it), once
     // called invalid after 4 million positions.
     let grid = b"..........o..../x....x....x..../x...xxxx..o..../ox..oooox.x..../ooxxxoxxxxoxxxx/oxooxoooooooooo\n";
     assert_eq!(

@@ -25,7 +25,7 @@ pub struct Args {
     /// Length of a winning run (default 4; 8 for code 7).
     #[arg(long)]
     connect: Option<u64>,
-    /// A benchmark shape instead of a code.
+    /// A benchmark workload instead of a code.
     #[arg(long, value_enum)]
     workload: Option<WorkloadArg>,
     /// Scale of the workload (default: the benchmark's size).
@@ -52,8 +52,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         Some(path) => Box::new(std::fs::File::create(path).context(path.display().to_string())?),
         None => Box::new(out),
     };
-    if let Some(shape) = args.workload {
-        let (kind, default) = match shape {
+    if let Some(chosen) = args.workload {
+        let (kind, default) = match chosen {
             WorkloadArg::Tail => (Workload::Tail, 30_000_000),
             WorkloadArg::Dense => (Workload::Dense, 3000),
             WorkloadArg::Ladder => (Workload::Ladder, 200_000),

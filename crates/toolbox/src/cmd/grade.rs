@@ -28,7 +28,7 @@ pub struct Args {
     /// run (it hangs on everything).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     give_up: u64,
-    /// Also grade speed: the benchmark's shapes, against the reference.
+    /// Also grade speed: the benchmark's workloads, against the reference.
     #[arg(long)]
     perf: bool,
     /// Runs of each speed workload (the median is reported).

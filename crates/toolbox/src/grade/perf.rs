@@ -1,4 +1,4 @@
-//! Speed graded (`cz grade --perf`): the benchmark's shapes at sizes a
+//! Speed graded (`cz grade --perf`): the benchmark's workloads at sizes a
 //! candidate in Python finishes within the time limit, each run by the
 //! candidate and by the reference in turn, a few times; times and peak
 //! memory are the medians and maxima of those runs, reported as ratios to
@@ -161,7 +161,7 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
         }
     };
     let mut out = Vec::new();
-    let shapes = [
+    let workloads = [
         (
             "tail",
             connectz_gen::Workload::Tail,
@@ -183,11 +183,11 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
             "{} random moves on a 10^12 x 10^12 frame",
         ),
     ];
-    for (name, shape, about) in shapes {
+    for (name, kind, about) in workloads {
         let n = size(name);
         let path = dir.join(format!("{name}.txt"));
         let file = fs::File::create(&path).context(path.display().to_string())?;
-        workload(shape, n, seed, file).context(path.display().to_string())?;
+        workload(kind, n, seed, file).context(path.display().to_string())?;
         out.push(Workload {
             name,
             about: about
