@@ -85,13 +85,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
 
 /// `--timeout`: seconds, more than 0 and at most a day.
 fn parse_timeout(text: &str) -> std::result::Result<Duration, String> {
-    let seconds: f64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(seconds > 0.0 && seconds <= 86_400.0) {
-        return Err(format!("{text} is not between 0 and 86400 seconds"));
-    }
-    Ok(Duration::from_secs_f64(seconds))
+    super::above_zero_at_most(text, 86_400.0, " seconds").map(Duration::from_secs_f64)
 }
 
 fn default_jobs() -> usize {

@@ -56,13 +56,7 @@ pub struct Args {
 }
 
 fn parse_scale(text: &str) -> std::result::Result<f64, String> {
-    let scale: f64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number"))?;
-    if !(scale > 0.0 && scale <= 100.0) {
-        return Err(format!("{text} is not above 0 and at most 100"));
-    }
-    Ok(scale)
+    super::above_zero_at_most(text, 100.0, "")
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {

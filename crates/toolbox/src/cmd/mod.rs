@@ -138,3 +138,39 @@ fn write_out(out: &mut dyn Write, bytes: &[u8]) -> Result<()> {
     out.write_all(bytes)?;
     Ok(())
 }
+
+/// A number of the command line above 0 and at most `most` (`unit` names
+/// what it counts, in the error): the one range check of decimal options.
+fn above_zero_at_most(text: &str, most: f64, unit: &str) -> std::result::Result<f64, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number{unit}"))?;
+    if !(value > 0.0 && value <= most) {
+        return Err(format!("{text} is not above 0 and at most {most}{unit}"));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::above_zero_at_most;
+
+    #[test]
+    fn decimal_options_are_checked_just_inside_and_outside_their_range() {
+        assert_eq!(
+            above_zero_at_most("86400", 86_400.0, " seconds"),
+            Ok(86_400.0)
+        );
+        assert_eq!(above_zero_at_most("0.001", 1.0, ""), Ok(0.001));
+        assert_eq!(
+            above_zero_at_most("86400.5", 86_400.0, " seconds"),
+            Err("86400.5 is not above 0 and at most 86400 seconds".into())
+        );
+        assert!(above_zero_at_most("0", 100.0, "").is_err());
+        assert!(above_zero_at_most("NaN", 100.0, "").is_err());
+        assert_eq!(
+            above_zero_at_most("ten", 100.0, ""),
+            Err("\"ten\" is not a number".into())
+        );
+    }
+}
