@@ -26,23 +26,10 @@ const DRAWN: usize = 20;
 /// The report as one HTML page.
 pub fn report(class: &ClassReport) -> String {
     let mut body = String::new();
-    let perf = class.workloads.is_some();
     let _ = writeln!(
         body,
-        "<header><h1>ConnectZ grade</h1><p>{} candidates, each run on the same {} cases ({} from the shipped corpus, {} generated with seed {}) and {} command-line checks, at most {} s and {} MB per run{}.</p><p class=\"{}\">{}</p></header>",
-        class.graded.len(),
-        class.corpus + class.generated,
-        class.corpus,
-        class.generated,
-        class.seed,
-        class.graded.first().map_or(0, |g| g.check.args.len()),
-        class.limits.timeout.as_secs_f64(),
-        class.limits.memory >> 20,
-        if perf {
-            ", and timed on the speed workloads against the reference"
-        } else {
-            ""
-        },
+        "<header><h1>ConnectZ grade</h1><p>{}.</p><p class=\"{}\">{}</p></header>",
+        markup(&class.summary()),
         if class.all_passed() {
             "verdict ok"
         } else {

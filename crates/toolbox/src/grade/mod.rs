@@ -383,6 +383,27 @@ pub struct ClassReport {
 }
 
 impl ClassReport {
+    /// What was run, in one sentence without its full stop: the heading of
+    /// every report.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} candidates, each run on the same {} cases ({} from the shipped corpus, {} generated with seed {}) and {} command-line checks, at most {} s and {} MB per run{}",
+            self.graded.len(),
+            self.corpus + self.generated,
+            self.corpus,
+            self.generated,
+            self.seed,
+            self.graded.first().map_or(0, |g| g.check.args.len()),
+            self.limits.timeout.as_secs_f64(),
+            self.limits.memory >> 20,
+            if self.workloads.is_some() {
+                ", and timed on the speed workloads against the reference"
+            } else {
+                ""
+            },
+        )
+    }
+
     /// True when every candidate passed every defined case.
     pub fn all_passed(&self) -> bool {
         self.graded.iter().all(|g| g.failures() == 0)

@@ -11,19 +11,7 @@ use crate::check::{Area, Outcome, describe};
 /// The whole report.
 pub fn report(class: &ClassReport) -> String {
     let mut out = String::new();
-    let first = class.graded.first();
-    let _ = writeln!(
-        out,
-        "cz grade: {} candidates; each ran {} cases ({} from the shipped corpus, {} generated with seed {}) and {} command-line checks; at most {} s and {} MB per run",
-        class.graded.len(),
-        class.corpus + class.generated,
-        class.corpus,
-        class.generated,
-        class.seed,
-        first.map_or(0, |g| g.check.args.len()),
-        class.limits.timeout.as_secs_f64(),
-        class.limits.memory >> 20,
-    );
+    let _ = writeln!(out, "cz grade: {}", class.summary());
     out.push('\n');
     out.push_str(&leaderboard(class));
     for (rank, g) in class.graded.iter().enumerate() {
