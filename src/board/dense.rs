@@ -4,7 +4,8 @@ use std::hint::select_unpredictable;
 
 use crate::hint::prefetch;
 
-use super::{Cell, Lane, Placement, Player, SIDEWAYS, join, tag};
+use super::{Cell, Effect, Lane, Placement, Player, SIDEWAYS, join, tag};
+use crate::nat::Nat;
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
 /// after row: the cells a move reads and writes lie in the three rows around
@@ -270,4 +271,26 @@ impl<L: Lane> Dense<L> {
         self.cells.capacity() * size_of::<Cell<L>>()
             + (self.heights.capacity() + self.top_runs.capacity()) * size_of::<u32>()
     }
+}
+
+/// [`Board::drop_into`] on the array: range and fullness, then the placement.
+#[inline]
+pub(super) fn dense_drop<L: Lane>(
+    d: &mut Dense<L>,
+    column: &Nat,
+    player: Player,
+) -> Result<Placement, Effect> {
+    // A dense frame's width is X itself.
+    let col = dense_index(column)
+        .filter(|&c| c < d.heights.len())
+        .ok_or(Effect::OffFrame)?;
+    if d.heights[col] == d.rows {
+        return Err(Effect::ColumnFull);
+    }
+    Ok(d.place(col, player))
+}
+
+#[inline]
+pub(super) fn dense_index(column: &Nat) -> Option<usize> {
+    usize::try_from(column.to_u64()?.checked_sub(1)?).ok()
 }

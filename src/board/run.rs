@@ -1,0 +1,129 @@
+//! Who holds a cell and the runs through it: the players, the four
+//! directions, and the winning run as the verdict reports it.
+
+use super::{Exhausted, Placement};
+use crate::nat::Nat;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Moves first.
+    One,
+    /// Moves second.
+    Two,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 1 or 2.
+    pub fn number(self) -> u8 {
+        match self {
+            Player::One => 1,
+            Player::Two => 2,
+        }
+    }
+
+    pub(super) fn from_tag(tag: u64) -> Option<Player> {
+        match tag {
+            1 => Some(Player::One),
+            2 => Some(Player::Two),
+            _ => None,
+        }
+    }
+}
+
+/// A direction in which a line can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Along a row.
+    Horizontal,
+    /// Up a column.
+    Vertical,
+    /// Up and to the right.
+    Diagonal,
+    /// Down and to the right.
+    AntiDiagonal,
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::Horizontal => "horizontal",
+            Direction::Vertical => "vertical",
+            Direction::Diagonal => "diagonal",
+            Direction::AntiDiagonal => "anti-diagonal",
+        })
+    }
+}
+
+/// A completed line: its lowest-column (then lowest-row) end, direction and length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinningRun {
+    /// Who owns it.
+    pub player: Player,
+    /// Column (1-based) of the start.
+    pub column: Nat,
+    /// Row (1-based, bottom is 1) of the start.
+    pub row: u64,
+    /// Where it runs from the start.
+    pub direction: Direction,
+    /// Number of counters, at least `z`.
+    pub length: u64,
+}
+
+impl WinningRun {
+    /// The cells of the line, from its start, as (column, row), 1-based.
+    pub fn cells(&self) -> impl Iterator<Item = (Nat, u64)> + '_ {
+        let (dc, dr): (u64, i64) = match self.direction {
+            Direction::Horizontal => (1, 0),
+            Direction::Vertical => (0, 1),
+            Direction::Diagonal => (1, 1),
+            Direction::AntiDiagonal => (1, -1),
+        };
+        (0..self.length).map(move |k| {
+            let row = self.row.wrapping_add_signed(dr.wrapping_mul(k as i64));
+            (self.column.add_u64(dc * k), row)
+        })
+    }
+}
+
+/// The run completed by `placed`, from its start; [`Exhausted`] when the
+/// start's column number (a column past 2^64) cannot be made.
+pub(super) fn run_from(
+    column: Nat,
+    placed: Placement,
+    player: Player,
+) -> Result<WinningRun, Exhausted> {
+    let Placement {
+        row,
+        direction,
+        length,
+        back,
+    } = placed;
+    // Walk `back` steps towards the start of the run.
+    let start = |column: Nat| -> Result<Nat, Exhausted> {
+        Ok(column
+            .try_checked_sub(&Nat::from(back))?
+            .unwrap_or(Nat::ZERO))
+    };
+    let (column, row) = match direction {
+        Direction::Vertical => (column, row + 1 - back),
+        Direction::Horizontal => (start(column)?, row + 1),
+        Direction::Diagonal => (start(column)?, row + 1 - back),
+        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
+    };
+    Ok(WinningRun {
+        player,
+        column,
+        row,
+        direction,
+        length,
+    })
+}
