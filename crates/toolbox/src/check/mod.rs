@@ -1,0 +1,366 @@
+//! `cz check`: runs a candidate implementation on the reference corpus and on
+//! generated games, and reports where it differs from the reference. `cz
+//! grade` runs the same check over a class of candidates.
+
+use std::fs;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use connectz::{Code, judge_bytes};
+use connectz_spec::Class;
+
+use crate::sandbox::Sandbox;
+
+mod area;
+mod cases;
+mod report;
+mod running;
+mod shrink;
+mod tally;
+
+pub use area::Area;
+pub use cases::{corpus, generated};
+pub use report::describe;
+pub use running::Candidate;
+use running::argument_checks;
+pub use shrink::shrink;
+
+/// One input the candidate is run on.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Where it comes from: a spec example, a tests/cases path, or a seed.
+    pub name: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// The reference's code.
+    pub expect: Code,
+    /// The spec clause it exercises: a spec example's clause, an `impl`
+    /// case's decision, `code.precedence` for a file with several faults,
+    /// else the rule of the verdict.
+    pub rule: String,
+    /// Whether the brief settles it.
+    pub class: Class,
+    /// The part of the spec it belongs to.
+    pub area: Area,
+    /// Generated rather than shipped.
+    pub generated: bool,
+}
+
+impl Case {
+    /// A case of `bytes`, its code and rule from the reference; `clause` is
+    /// the rule when the case is known to exercise one.
+    pub fn new(name: String, bytes: Vec<u8>, clause: Option<&str>, class: Class) -> Case {
+        let report = judge_bytes(&bytes);
+        let rule = match clause {
+            Some(rule) => rule.to_string(),
+            None if report.faults.len() >= 2 => "code.precedence".to_string(),
+            None => report.verdict.rule().to_string(),
+        };
+        Case {
+            area: Area::of(&rule, &report, &bytes),
+            expect: report.code(),
+            name,
+            bytes,
+            rule,
+            class,
+            generated: false,
+        }
+    }
+}
+
+/// How one run of the candidate went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It printed the reference's code.
+    Pass,
+    /// It printed another code.
+    Mismatch {
+        /// What it printed.
+        got: u8,
+    },
+    /// It did not print one integer 0 to 9 and exit 0.
+    Crash {
+        /// Exit status, if it exited.
+        status: Option<i32>,
+        /// The start of what it wrote to standard error.
+        stderr: String,
+        /// The start of what it wrote to standard out.
+        stdout: String,
+    },
+    /// It ran past the time limit and was killed.
+    Timeout,
+    /// It failed for want of memory under the memory cap.
+    MemoryExceeded {
+        /// Its peak resident memory, in bytes, when known.
+        peak: Option<u64>,
+    },
+    /// Not run: the candidate had timed out on every case for a while
+    /// ([`Options::give_up`]).
+    Skipped,
+}
+
+impl Outcome {
+    /// What the candidate answered, in a few words.
+    pub fn answer(&self) -> String {
+        match self {
+            Outcome::Pass => "the same code".into(),
+            Outcome::Mismatch { got } => format!("got {got}"),
+            Outcome::Crash { status, .. } => format!(
+                "crashed (exit status {})",
+                status.map_or("none".into(), |s| s.to_string())
+            ),
+            Outcome::Timeout => "timed out".into(),
+            Outcome::MemoryExceeded { .. } => "ran out of memory".into(),
+            Outcome::Skipped => "not run".into(),
+        }
+    }
+}
+
+/// A failing input made smaller, with the same failure: the reference
+/// gives it the same code, and the candidate the same wrong answer (or, for
+/// a crash, crashes on it too).
+#[derive(Clone, Debug)]
+pub struct Shrunk {
+    /// The smaller input.
+    pub bytes: Vec<u8>,
+    /// The reference's code for it.
+    pub expect: Code,
+    /// How the candidate did on it.
+    pub outcome: Outcome,
+}
+
+/// One case and how the candidate did on it.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// Its place in the order run (0 for the first case).
+    pub index: usize,
+    /// The case.
+    pub case: Case,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// How long the run took.
+    pub elapsed: Duration,
+    /// For a failing case that was shrunk: the smallest failing input found.
+    pub shrunk: Option<Shrunk>,
+}
+
+/// One case's outcome in a few bytes, for reports that list every case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ran {
+    /// The reference's code.
+    pub expect: u8,
+    /// Whether it printed that code.
+    pub passed: bool,
+    /// How long the run took, in microseconds (saturating).
+    pub micros: u32,
+}
+
+/// A check of the command line itself.
+#[derive(Clone, Debug)]
+pub struct ArgCheck {
+    /// What was checked.
+    pub what: &'static str,
+    /// What the reference prints.
+    pub expected: String,
+    /// What the candidate printed (standard out).
+    pub got: String,
+    /// Exit status, if it exited.
+    pub status: Option<i32>,
+}
+
+impl ArgCheck {
+    /// True when the output matches byte for byte.
+    pub fn passed(&self) -> bool {
+        self.got == self.expected
+    }
+}
+
+/// Everything `cz check` found.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// The command checked.
+    pub command: String,
+    /// The cases that did not pass, in the order run (at most
+    /// [`KEPT_FAILURES`]; the rest are only counted).
+    pub results: Vec<CaseResult>,
+    /// Cases run.
+    pub total: usize,
+    /// Cases generated rather than taken from the corpus.
+    pub generated: usize,
+    /// Per expected code: cases and passes.
+    pub per_code: [(usize, usize); 10],
+    /// Per area, in [`Area::ALL`] order; the command line's are the
+    /// argument checks.
+    pub per_area: [AreaScore; 6],
+    /// Failures not kept in `results`.
+    pub unlisted: usize,
+    /// The command-line checks.
+    pub args: Vec<ArgCheck>,
+    /// Counts of outcomes over all cases.
+    pub counts: Counts,
+    /// Every case in the order run, when asked for ([`Options::log`]).
+    pub log: Vec<Ran>,
+}
+
+/// How a candidate did on the cases of one [`Area`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AreaScore {
+    /// Cases run.
+    pub cases: usize,
+    /// Cases passed.
+    pub passed: usize,
+    /// Differences on `impl` rulings: notes, not failures.
+    pub notes: usize,
+}
+
+impl AreaScore {
+    /// No failure: every case passed or differed only on an `impl` ruling.
+    pub fn clean(&self) -> bool {
+        self.passed + self.notes == self.cases
+    }
+}
+
+/// Outcomes over all cases of a check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Cases passed.
+    pub passed: usize,
+    /// Mismatches on `defined` cases, crashes, timeouts and memory breaches
+    /// on `defined` cases.
+    pub defined: usize,
+    /// Mismatches on `impl` cases.
+    pub notes: usize,
+    /// Crashes.
+    pub crashes: usize,
+    /// Timeouts.
+    pub timeouts: usize,
+    /// Memory breaches.
+    pub memory: usize,
+    /// Cases not run, after too many timeouts.
+    pub skipped: usize,
+}
+
+/// Failures kept with their inputs; further ones are counted.
+pub const KEPT_FAILURES: usize = 1000;
+
+/// Cases prepared and run at a time: memory does not grow with `--cases`.
+const BATCH: usize = 256;
+
+/// Runs of the candidate one shrink may make.
+const SHRINK_RUNS: usize = 200;
+
+/// How to check.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Runs at a time.
+    pub jobs: usize,
+    /// Failing generated cases to shrink.
+    pub shrink: usize,
+    /// Keep a [`Ran`] of every case (8 bytes each).
+    pub log: bool,
+    /// Once the candidate has timed out this many times in a row, run no
+    /// more of its cases: it hangs on everything, and each case would cost
+    /// the whole time limit.
+    pub give_up: Option<usize>,
+}
+
+/// Runs the candidate on `cases` and on the command-line checks, `jobs`
+/// runs at a time, each under the sandbox's limits; shrinks up to `shrink`
+/// failing generated cases. Cases are taken from the iterator a batch at a
+/// time, so memory does not grow with their number (but for the log, when
+/// asked for).
+///
+/// # Errors
+/// A case file cannot be written to the sandbox's scratch folder, or the
+/// thread pool cannot be made.
+pub fn check(
+    candidate: &Candidate,
+    cases: impl Iterator<Item = Case>,
+    sandbox: &Sandbox,
+    options: Options,
+) -> std::io::Result<CheckReport> {
+    let pool = pool(options.jobs)?;
+    let mut report = CheckReport {
+        command: candidate.shown(),
+        results: Vec::new(),
+        total: 0,
+        generated: 0,
+        per_code: [(0, 0); 10],
+        per_area: [AreaScore::default(); 6],
+        unlisted: 0,
+        args: Vec::new(),
+        counts: Counts::default(),
+        log: Vec::new(),
+    };
+    // Timeouts in a row, in the order runs end.
+    let streak = AtomicUsize::new(0);
+    let given_up = || {
+        options
+            .give_up
+            .is_some_and(|n| streak.load(Ordering::Relaxed) >= n)
+    };
+    let mut cases = cases.peekable();
+    while cases.peek().is_some() {
+        let batch: Vec<Case> = cases.by_ref().take(BATCH).collect();
+        let first = report.total;
+        let outcomes: Vec<std::io::Result<(Outcome, Duration)>> = pool.install(|| {
+            batch
+                .par_iter()
+                .enumerate()
+                .map(|(i, case)| {
+                    if given_up() {
+                        return Ok((Outcome::Skipped, Duration::ZERO));
+                    }
+                    let path = sandbox.scratch().join(format!("case-{}.txt", first + i));
+                    fs::write(&path, &case.bytes)?;
+                    let (outcome, run) = candidate.judge(sandbox, &path, case.expect);
+                    let _ = fs::remove_file(&path);
+                    if outcome == Outcome::Timeout {
+                        streak.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        streak.store(0, Ordering::Relaxed);
+                    }
+                    Ok((outcome, run.elapsed))
+                })
+                .collect()
+        });
+        for (case, outcome) in batch.into_iter().zip(outcomes) {
+            let (outcome, elapsed) = outcome?;
+            report.tally(case, outcome, elapsed, options.log);
+        }
+    }
+    let to_shrink: Vec<&mut CaseResult> = report
+        .results
+        .iter_mut()
+        .filter(|r| r.case.generated && matches!(r.outcome, Outcome::Mismatch { .. }))
+        .take(options.shrink)
+        .collect();
+    pool.install(|| {
+        to_shrink
+            .into_par_iter()
+            .enumerate()
+            .try_for_each(|(i, result)| {
+                let path = sandbox.scratch().join(format!("shrink-{i}.txt"));
+                result.shrunk = shrink(candidate, sandbox, &result.case, &result.outcome, &path)?;
+                Ok::<_, std::io::Error>(())
+            })
+    })?;
+    report.args = argument_checks(candidate, sandbox)?;
+    let area = &mut report.per_area[Area::CommandLine as usize];
+    area.cases += report.args.len();
+    area.passed += report.args.iter().filter(|a| a.passed()).count();
+    Ok(report)
+}
+
+/// A pool of `jobs` threads.
+///
+/// # Errors
+/// The threads cannot be made.
+pub fn pool(jobs: usize) -> std::io::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(std::io::Error::other)
+}

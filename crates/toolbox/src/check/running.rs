@@ -1,0 +1,128 @@
+//! Running a candidate: its command, one case at a time in the sandbox,
+//! and the command-line checks.
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use connectz::{Code, USAGE};
+
+use super::{ArgCheck, Outcome};
+use crate::sandbox::{Ended, Execution, Sandbox};
+
+/// How to run the candidate.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Program and leading arguments; the file's path is appended.
+    pub command: Vec<OsString>,
+    /// The folder to run it in (else the current one).
+    pub dir: Option<PathBuf>,
+}
+
+/// What one run printed, as text.
+#[derive(Clone, Debug)]
+struct Printed {
+    stdout: String,
+    stderr: String,
+    status: Option<i32>,
+    run: Execution,
+}
+
+impl Candidate {
+    /// The command line, as one string to show.
+    pub fn shown(&self) -> String {
+        self.command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn run(&self, sandbox: &Sandbox, args: &[&Path]) -> Printed {
+        let args: Vec<&OsStr> = args.iter().map(|p| p.as_os_str()).collect();
+        let run = sandbox.run_in(self.dir.as_deref(), &self.command, &args);
+        let status = match &run.ended {
+            Ended::Exited(code) => Some(*code),
+            _ => None,
+        };
+        let stderr = match &run.ended {
+            Ended::NotStarted(why) => why.clone(),
+            Ended::Signalled(signal) => format!(
+                "{}(killed by signal {signal})",
+                String::from_utf8_lossy(&run.stderr)
+            ),
+            _ => String::from_utf8_lossy(&run.stderr).into_owned(),
+        };
+        Printed {
+            stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
+            stderr,
+            status,
+            run,
+        }
+    }
+
+    /// Runs the candidate on the file at `path`: its outcome against the
+    /// reference's code `expect`, and the run itself (time, peak memory).
+    pub fn judge(&self, sandbox: &Sandbox, path: &Path, expect: Code) -> (Outcome, Execution) {
+        let printed = self.run(sandbox, &[path]);
+        let answer = printed.stdout.trim();
+        let outcome = if printed.run.ended == Ended::TimedOut {
+            Outcome::Timeout
+        } else {
+            match (answer.parse::<u8>(), printed.status) {
+                (Ok(code), Some(0)) if code <= 9 && answer.len() == 1 => {
+                    if code == expect.number() {
+                        Outcome::Pass
+                    } else {
+                        Outcome::Mismatch { got: code }
+                    }
+                }
+                _ if printed.run.memory_exceeded => Outcome::MemoryExceeded {
+                    peak: printed.run.peak_memory,
+                },
+                _ => Outcome::Crash {
+                    status: printed.status,
+                    stderr: clip(&printed.stderr),
+                    stdout: clip(&printed.stdout),
+                },
+            }
+        };
+        (outcome, printed.run)
+    }
+}
+
+fn clip(s: &str) -> String {
+    let line = s.trim().lines().last().unwrap_or("");
+    line.chars().take(160).collect()
+}
+
+pub(super) fn argument_checks(
+    candidate: &Candidate,
+    sandbox: &Sandbox,
+) -> std::io::Result<Vec<ArgCheck>> {
+    let scratch = sandbox.scratch();
+    let file = scratch.join("args-sample.txt");
+    fs::write(&file, b"3 3 3\n1\n2\n1\n2\n1\n")?;
+    let missing = scratch.join("no-such-file.txt");
+    let _ = fs::remove_file(&missing);
+    let runs: [(&'static str, Vec<&Path>, &str); 4] = [
+        ("no argument", vec![], USAGE),
+        ("two arguments", vec![&file, &file], USAGE),
+        ("a missing file", vec![&missing], "9"),
+        ("a directory", vec![scratch], "9"),
+    ];
+    let checks = runs
+        .into_iter()
+        .map(|(what, args, expected)| {
+            let printed = candidate.run(sandbox, &args);
+            ArgCheck {
+                what,
+                expected: format!("{expected}\n"),
+                got: printed.stdout,
+                status: printed.status,
+            }
+        })
+        .collect();
+    let _ = fs::remove_file(&file);
+    Ok(checks)
+}

@@ -1,0 +1,62 @@
+//! Counting outcomes into the report.
+
+use std::time::Duration;
+
+use connectz_spec::Class;
+
+use super::{Case, CaseResult, CheckReport, KEPT_FAILURES, Outcome, Ran};
+
+impl CheckReport {
+    /// Counts one case's outcome, keeping it when it did not pass.
+    pub(super) fn tally(&mut self, case: Case, outcome: Outcome, elapsed: Duration, log: bool) {
+        self.total += 1;
+        self.generated += usize::from(case.generated);
+        let passed = outcome == Outcome::Pass;
+        if log {
+            self.log.push(Ran {
+                expect: case.expect.number(),
+                passed,
+                micros: u32::try_from(elapsed.as_micros()).unwrap_or(u32::MAX),
+            });
+        }
+        let slot = &mut self.per_code[usize::from(case.expect.number())];
+        slot.0 += 1;
+        slot.1 += usize::from(passed);
+        let defined = case.class == Class::Defined;
+        let area = &mut self.per_area[case.area as usize];
+        area.cases += 1;
+        area.passed += usize::from(passed);
+        area.notes += usize::from(!defined && matches!(outcome, Outcome::Mismatch { .. }));
+        let c = &mut self.counts;
+        match &outcome {
+            Outcome::Pass => {
+                c.passed += 1;
+                return;
+            }
+            Outcome::Mismatch { .. } if !defined => c.notes += 1,
+            Outcome::Mismatch { .. } => {}
+            Outcome::Crash { .. } => c.crashes += 1,
+            Outcome::Timeout => c.timeouts += 1,
+            Outcome::MemoryExceeded { .. } => c.memory += 1,
+            Outcome::Skipped => c.skipped += 1,
+        }
+        c.defined += usize::from(defined);
+        if self.results.len() < KEPT_FAILURES {
+            self.results.push(CaseResult {
+                index: self.total - 1,
+                case,
+                outcome,
+                elapsed,
+                shrunk: None,
+            });
+        } else {
+            self.unlisted += 1;
+        }
+    }
+
+    /// Failures on defined cases (mismatches, crashes, timeouts, memory
+    /// breaches) and command-line checks that failed.
+    pub fn defined_failures(&self) -> usize {
+        self.counts.defined + self.args.iter().filter(|a| !a.passed()).count()
+    }
+}
