@@ -62,7 +62,7 @@ fn a_huge_frame_is_windowed_around_its_counters() {
     ));
 }
 
-/// The pictures the README shows are what `cz render` draws today.
+/// The pictures docs/toolbox.md shows are what `cz render` draws today.
 #[test]
 fn the_readme_pictures_are_current() {
     let pictures = concat!(env!("CARGO_MANIFEST_DIR"), "/pictures");
@@ -79,8 +79,8 @@ fn the_readme_pictures_are_current() {
     ] {
         let bytes = std::fs::read(format!("{CASES}/{case}")).expect("a shipped case");
         let title = case.rsplit('/').next().expect("a file name");
-        let committed =
-            std::fs::read_to_string(format!("{pictures}/{file}")).expect("the README's picture");
+        let committed = std::fs::read_to_string(format!("{pictures}/{file}"))
+            .expect("a picture of docs/toolbox.md");
         assert!(
             committed == picture(title, &bytes),
             "crates/explain/pictures/{file} is out of date: \

@@ -1,4 +1,4 @@
-//! Running someone else's program and owning what it starts (the README's
+//! Running someone else's program and owning what it starts (docs/toolbox.md's
 //! `cz check` section says what a run may take).
 //!
 //! Each run goes through a supervisor: this project's `cz` binary started

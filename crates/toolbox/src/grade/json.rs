@@ -1,5 +1,5 @@
 //! The JSON report of `cz grade` (`--json FILE`): one document, its schema
-//! in the README. Inputs are given as their bytes escaped as in the text
+//! in docs/grade.md. Inputs are given as their bytes escaped as in the text
 //! report (`\n`, `\r`, `\t`, `\\`, `\'`, `\"`, `\xNN`), which is exact.
 
 use serde::Serialize;
