@@ -168,7 +168,15 @@ impl Sandbox {
         })
     }
 
-    /// The scratch folder, for the caller's own files.
+    /// A path in the scratch folder no other caller of this sandbox gets,
+    /// for one file of `what` (runs of several candidates at once share
+    /// the folder).
+    pub fn scratch_file(&self, what: &str) -> PathBuf {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        self.scratch.join(format!("{what}-{n}.txt"))
+    }
+
+    /// The scratch folder.
     pub fn scratch(&self) -> &Path {
         &self.scratch
     }
@@ -186,6 +194,17 @@ impl Sandbox {
     /// Runs `command` with `args` appended, in the folder `dir` (else in
     /// this process's own). A relative program path is taken from `dir`.
     pub fn run_in(&self, dir: Option<&Path>, command: &[OsString], args: &[&OsStr]) -> Execution {
+        self.run_within(dir, command, args, self.limits.timeout)
+    }
+
+    /// [`Sandbox::run_in`] within `timeout` (at most the sandbox's own).
+    pub fn run_within(
+        &self,
+        dir: Option<&Path>,
+        command: &[OsString],
+        args: &[&OsStr],
+        timeout: Duration,
+    ) -> Execution {
         let Some((program, leading)) = command.split_first() else {
             return not_started("no command given");
         };
@@ -195,7 +214,10 @@ impl Sandbox {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let file = |ext: &str| self.scratch.join(format!("run-{n}.{ext}"));
         let (out, err, report) = (file("out"), file("err"), file("report"));
-        let limits = self.limits;
+        let limits = Limits {
+            timeout: timeout.min(self.limits.timeout),
+            ..self.limits
+        };
         let mut supervisor = Command::new(&self.supervisor);
         supervisor
             .arg(SUPERVISE)

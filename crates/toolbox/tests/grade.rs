@@ -321,3 +321,92 @@ fn bad_manifests_and_templates_are_usage_errors() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Stopped part way (SIGTERM, as a CI job's time limit or a reviewer's
+/// Ctrl-C would), `cz grade` ends every run, exits with 130 and leaves
+/// valid JSON, JUnit and HTML reports of the candidates finished so far,
+/// marked incomplete; nothing a candidate started survives.
+#[test]
+fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let scratch = Scratch::new("grade-interrupt");
+    let m = marker(11);
+    let fixtures = root().join("tests/fixtures");
+    let toml = scratch.path("class.toml");
+    let candidate = |name: &str, words: &str| {
+        format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\n\n",
+            fixtures.display()
+        )
+    };
+    fs::write(
+        &toml,
+        candidate("reference", "\"sh\", \"class/reference.sh\"")
+            + &candidate("seven-is-three", "\"sh\", \"seven-is-three.sh\"")
+            + &candidate("hangs", &format!("\"sh\", \"class/hangs.sh\", \"{m}\"")),
+    )
+    .unwrap();
+    let json_path = scratch.path("r.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(["grade", toml.to_str().unwrap(), "--cases", "10"])
+        .args(["--timeout", "2", "--give-up", "100000", "--jobs", "2"])
+        .args(["--json", &scratch.str("r.json")])
+        .args(["--junit", &scratch.str("r.xml")])
+        .args(["--html", &scratch.str("r.html")])
+        .current_dir(root())
+        .env("CONNECTZ", crate::support::connectz_binary())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The two quick candidates finish; the one that hangs on every case
+    // (given up on only after 100,000 timeouts) is still running.
+    let graded = |path: &Path| {
+        fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map_or(0, |v| v["candidates"].as_array().map_or(0, Vec::len))
+    };
+    let start = Instant::now();
+    while graded(&json_path) < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the quick candidates did not finish"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "cz grade ended early");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(!processes_with(&m).is_empty(), "the hanging candidate runs");
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let report = json(&json_path);
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["planned"], 3);
+    let names: Vec<&str> = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["reference", "seven-is-three"]);
+    let junit = fs::read_to_string(scratch.path("r.xml")).unwrap();
+    assert!(junit.starts_with("<?xml") && junit.trim_end().ends_with("</testsuites>"));
+    assert_eq!(junit.matches("<testsuite ").count(), 2, "{junit}");
+    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(html.contains("INCOMPLETE, 2 of 3 candidates graded"));
+    assert!(html.trim_end().ends_with("</html>"));
+    // Whole files only: no half-written one left beside them.
+    let parts = fs::read_dir(scratch.path(".")).unwrap().flatten();
+    assert!(
+        parts
+            .filter(|e| e.path().extension().is_some_and(|x| x == "part"))
+            .count()
+            == 0
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_with(&m), Vec::<String>::new());
+}

@@ -15,17 +15,22 @@ use crate::sandbox::Sandbox;
 
 mod area;
 mod cases;
+mod progress;
 mod report;
 mod running;
 mod shrink;
 mod tally;
+mod timeouts;
 
 pub use area::Area;
 pub use cases::{corpus, generated};
+pub use progress::Progress;
 pub use report::describe;
 pub use running::Candidate;
 use running::argument_checks;
 pub use shrink::shrink;
+pub use timeouts::Policy;
+use timeouts::Timeouts;
 
 /// One input the candidate is run on.
 #[derive(Clone, Debug)]
@@ -46,13 +51,17 @@ pub struct Case {
     pub area: Area,
     /// Generated rather than shipped.
     pub generated: bool,
+    /// How long the reference took to judge it, in this process.
+    pub reference_time: Duration,
 }
 
 impl Case {
     /// A case of `bytes`, its code and rule from the reference; `clause` is
     /// the rule when the case is known to exercise one.
     pub fn new(name: String, bytes: Vec<u8>, clause: Option<&str>, class: Class) -> Case {
+        let start = std::time::Instant::now();
         let report = judge_bytes(&bytes);
+        let reference_time = start.elapsed();
         let rule = match clause {
             Some(rule) => rule.to_string(),
             None if report.faults.len() >= 2 => "code.precedence".to_string(),
@@ -66,6 +75,7 @@ impl Case {
             rule,
             class,
             generated: false,
+            reference_time,
         }
     }
 }
@@ -202,6 +212,8 @@ pub struct CheckReport {
     pub counts: Counts,
     /// Every case in the order run, when asked for ([`Options::log`]).
     pub log: Vec<Ran>,
+    /// Where the time went.
+    pub spent: Spent,
 }
 
 /// How a candidate did on the cases of one [`Area`].
@@ -242,6 +254,76 @@ pub struct Counts {
     pub skipped: usize,
 }
 
+/// Where a check's time went, summed over its runs (thread time: with two
+/// jobs, wall time is about half).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spent {
+    /// Runs of the cases that ended within the limit.
+    pub runs: usize,
+    /// Their time.
+    pub run_time: Duration,
+    /// The fastest of them: about the candidate's start-up.
+    pub fastest: Option<Duration>,
+    /// Runs that were killed at the time limit.
+    pub timeouts: usize,
+    /// Cases run a second time within the full limit, their first run
+    /// having run out of the time the case needs.
+    pub retries: usize,
+    /// Their time.
+    pub timeout_time: Duration,
+    /// Runs made while shrinking.
+    pub shrink_runs: usize,
+    /// Their time.
+    pub shrink_time: Duration,
+}
+
+impl Spent {
+    /// About how much of the runs' time was the candidate starting up: the
+    /// fastest run's time, once per run.
+    pub fn start_up(&self) -> Duration {
+        self.fastest.unwrap_or_default() * u32::try_from(self.runs).unwrap_or(u32::MAX)
+    }
+
+    /// All of it.
+    pub fn total(&self) -> Duration {
+        self.run_time + self.timeout_time + self.shrink_time
+    }
+
+    /// Adds a shrink's cost.
+    pub fn add_shrinking(&mut self, s: &Shrinking) {
+        self.shrink_runs += s.runs;
+        self.shrink_time += s.elapsed;
+    }
+
+    /// The sum of two.
+    pub fn plus(self, o: Spent) -> Spent {
+        Spent {
+            runs: self.runs + o.runs,
+            run_time: self.run_time + o.run_time,
+            fastest: match (self.fastest, o.fastest) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            timeouts: self.timeouts + o.timeouts,
+            retries: self.retries + o.retries,
+            timeout_time: self.timeout_time + o.timeout_time,
+            shrink_runs: self.shrink_runs + o.shrink_runs,
+            shrink_time: self.shrink_time + o.shrink_time,
+        }
+    }
+}
+
+/// What shrinking one failure found and cost.
+#[derive(Clone, Debug, Default)]
+pub struct Shrinking {
+    /// The smallest input that fails the same way, if smaller.
+    pub shrunk: Option<Shrunk>,
+    /// Runs of the candidate it made.
+    pub runs: usize,
+    /// Their time.
+    pub elapsed: Duration,
+}
+
 /// Failures kept with their inputs; further ones are counted.
 pub const KEPT_FAILURES: usize = 1000;
 
@@ -253,9 +335,7 @@ const SHRINK_RUNS: usize = 200;
 
 /// How to check.
 #[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// Runs at a time.
-    pub jobs: usize,
+pub struct Options<'a> {
     /// Failing generated cases to shrink.
     pub shrink: usize,
     /// Keep a [`Ran`] of every case (8 bytes each).
@@ -264,24 +344,27 @@ pub struct Options {
     /// more of its cases: it hangs on everything, and each case would cost
     /// the whole time limit.
     pub give_up: Option<usize>,
+    /// Told of every case run.
+    pub progress: Option<&'a Progress>,
+    /// How a timeout is decided: `None` for the sandbox's flat limit.
+    pub timeouts: Option<Policy>,
 }
 
-/// Runs the candidate on `cases` and on the command-line checks, `jobs`
-/// runs at a time, each under the sandbox's limits; shrinks up to `shrink`
+/// Runs the candidate on `cases` and on the command-line checks, as many
+/// runs at a time as the rayon pool it is called in has threads (see
+/// [`pool`]), each under the sandbox's limits; shrinks up to `shrink`
 /// failing generated cases. Cases are taken from the iterator a batch at a
 /// time, so memory does not grow with their number (but for the log, when
 /// asked for).
 ///
 /// # Errors
-/// A case file cannot be written to the sandbox's scratch folder, or the
-/// thread pool cannot be made.
+/// A case file cannot be written to the sandbox's scratch folder.
 pub fn check(
     candidate: &Candidate,
     cases: impl Iterator<Item = Case>,
     sandbox: &Sandbox,
     options: Options,
 ) -> std::io::Result<CheckReport> {
-    let pool = pool(options.jobs)?;
     let mut report = CheckReport {
         command: candidate.shown(),
         results: Vec::new(),
@@ -293,9 +376,12 @@ pub fn check(
         args: Vec::new(),
         counts: Counts::default(),
         log: Vec::new(),
+        spent: Spent::default(),
     };
     // Timeouts in a row, in the order runs end.
     let streak = AtomicUsize::new(0);
+    let timeouts = Timeouts::new(options.timeouts);
+    let retries = AtomicUsize::new(0);
     let given_up = || {
         options
             .give_up
@@ -304,28 +390,31 @@ pub fn check(
     let mut cases = cases.peekable();
     while cases.peek().is_some() {
         let batch: Vec<Case> = cases.by_ref().take(BATCH).collect();
-        let first = report.total;
-        let outcomes: Vec<std::io::Result<(Outcome, Duration)>> = pool.install(|| {
-            batch
-                .par_iter()
-                .enumerate()
-                .map(|(i, case)| {
-                    if given_up() {
-                        return Ok((Outcome::Skipped, Duration::ZERO));
+        let outcomes: Vec<std::io::Result<(Outcome, Duration)>> = batch
+            .par_iter()
+            .map(|case| {
+                let done = |outcome: Outcome, elapsed| {
+                    if let Some(p) = options.progress {
+                        p.case_done(outcome != Outcome::Pass);
                     }
-                    let path = sandbox.scratch().join(format!("case-{}.txt", first + i));
-                    fs::write(&path, &case.bytes)?;
-                    let (outcome, run) = candidate.judge(sandbox, &path, case.expect);
-                    let _ = fs::remove_file(&path);
-                    if outcome == Outcome::Timeout {
-                        streak.fetch_add(1, Ordering::Relaxed);
-                    } else {
-                        streak.store(0, Ordering::Relaxed);
-                    }
-                    Ok((outcome, run.elapsed))
-                })
-                .collect()
-        });
+                    Ok((outcome, elapsed))
+                };
+                if given_up() {
+                    return done(Outcome::Skipped, Duration::ZERO);
+                }
+                let path = sandbox.scratch_file("case");
+                fs::write(&path, &case.bytes)?;
+                let judged = timeouts.judge(candidate, sandbox, &path, case);
+                let _ = fs::remove_file(&path);
+                if judged.outcome == Outcome::Timeout {
+                    streak.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    streak.store(0, Ordering::Relaxed);
+                }
+                retries.fetch_add(usize::from(judged.retried), Ordering::Relaxed);
+                done(judged.outcome, judged.elapsed)
+            })
+            .collect();
         for (case, outcome) in batch.into_iter().zip(outcomes) {
             let (outcome, elapsed) = outcome?;
             report.tally(case, outcome, elapsed, options.log);
@@ -337,16 +426,19 @@ pub fn check(
         .filter(|r| r.case.generated && matches!(r.outcome, Outcome::Mismatch { .. }))
         .take(options.shrink)
         .collect();
-    pool.install(|| {
-        to_shrink
-            .into_par_iter()
-            .enumerate()
-            .try_for_each(|(i, result)| {
-                let path = sandbox.scratch().join(format!("shrink-{i}.txt"));
-                result.shrunk = shrink(candidate, sandbox, &result.case, &result.outcome, &path)?;
-                Ok::<_, std::io::Error>(())
-            })
-    })?;
+    let costs: Vec<Shrinking> = to_shrink
+        .into_par_iter()
+        .map(|result| {
+            let path = sandbox.scratch_file("shrink");
+            let s = shrink(candidate, sandbox, &result.case, &result.outcome, &path)?;
+            result.shrunk = s.shrunk.clone();
+            Ok::<_, std::io::Error>(s)
+        })
+        .collect::<std::io::Result<Vec<_>>>()?;
+    for s in &costs {
+        report.spent.add_shrinking(s);
+    }
+    report.spent.retries = retries.into_inner();
     report.args = argument_checks(candidate, sandbox)?;
     let area = &mut report.per_area[Area::CommandLine as usize];
     area.cases += report.args.len();

@@ -4,6 +4,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use connectz::{Code, USAGE};
 
@@ -39,8 +40,12 @@ impl Candidate {
     }
 
     fn run(&self, sandbox: &Sandbox, args: &[&Path]) -> Printed {
+        self.run_within(sandbox, args, sandbox.limits().timeout)
+    }
+
+    fn run_within(&self, sandbox: &Sandbox, args: &[&Path], timeout: Duration) -> Printed {
         let args: Vec<&OsStr> = args.iter().map(|p| p.as_os_str()).collect();
-        let run = sandbox.run_in(self.dir.as_deref(), &self.command, &args);
+        let run = sandbox.run_within(self.dir.as_deref(), &self.command, &args, timeout);
         let status = match &run.ended {
             Ended::Exited(code) => Some(*code),
             _ => None,
@@ -64,7 +69,18 @@ impl Candidate {
     /// Runs the candidate on the file at `path`: its outcome against the
     /// reference's code `expect`, and the run itself (time, peak memory).
     pub fn judge(&self, sandbox: &Sandbox, path: &Path, expect: Code) -> (Outcome, Execution) {
-        let printed = self.run(sandbox, &[path]);
+        self.judge_within(sandbox, path, expect, sandbox.limits().timeout)
+    }
+
+    /// [`Candidate::judge`] within `timeout` (at most the sandbox's).
+    pub fn judge_within(
+        &self,
+        sandbox: &Sandbox,
+        path: &Path,
+        expect: Code,
+        timeout: Duration,
+    ) -> (Outcome, Execution) {
+        let printed = self.run_within(sandbox, &[path], timeout);
         let answer = printed.stdout.trim();
         let outcome = if printed.run.ended == Ended::TimedOut {
             Outcome::Timeout

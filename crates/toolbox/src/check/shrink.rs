@@ -1,12 +1,14 @@
 //! Shrinking a failing generated game to a shorter one that fails the same
 //! way.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
+use std::time::Instant;
 
 use connectz::{Code, judge_bytes};
 
-use super::{Candidate, Case, Outcome, SHRINK_RUNS, Shrunk};
+use super::{Candidate, Case, Outcome, SHRINK_RUNS, Shrinking, Shrunk};
 use crate::sandbox::Sandbox;
 
 /// True when `outcome` on an input the reference calls `expect` is the
@@ -25,7 +27,9 @@ fn same_failure(case: &Case, original: &Outcome, expect: Code, outcome: &Outcome
 /// gives the smaller input the case's code, and the candidate the same
 /// wrong code, or a crash again): drops blocks of move lines, halving their size down
 /// to single lines, and lowers the frame's numbers (to 1, to half, by one),
-/// in at most 200 runs. `None` when nothing smaller fails the same
+/// in at most 200 runs of the candidate. An input is run only when the
+/// reference gives it the case's code, and never twice; the search stops
+/// when a whole pass shrinks nothing. `None` when nothing smaller fails the same
 /// way, or the failure is not one that shrinks (a timeout or a memory
 /// breach would cost a limit per try).
 ///
@@ -37,12 +41,13 @@ pub fn shrink(
     case: &Case,
     original: &Outcome,
     path: &Path,
-) -> std::io::Result<Option<Shrunk>> {
+) -> std::io::Result<Shrinking> {
+    let start = Instant::now();
     if !matches!(original, Outcome::Mismatch { .. } | Outcome::Crash { .. }) {
-        return Ok(None);
+        return Ok(Shrinking::default());
     }
     let Ok(text) = std::str::from_utf8(&case.bytes) else {
-        return Ok(None);
+        return Ok(Shrinking::default());
     };
     // Split at line feeds only: a carriage return stays in its line.
     let ends_with_newline = text.ends_with('\n');
@@ -57,11 +62,18 @@ pub fn shrink(
     };
     let mut runs = 0;
     let mut best: Option<Shrunk> = None;
+    // Inputs tried: the same input is never run twice.
+    let mut tried: HashSet<Vec<u8>> = HashSet::new();
     let mut attempt = |lines: &[String], runs: &mut usize| -> std::io::Result<bool> {
-        *runs += 1;
         let bytes = render(lines);
-        fs::write(path, &bytes)?;
+        // The reference decides first, for free: an input it gives another
+        // code cannot fail the same way, and is not run.
         let expect = judge_bytes(&bytes).code();
+        if expect != case.expect || !tried.insert(bytes.clone()) {
+            return Ok(false);
+        }
+        *runs += 1;
+        fs::write(path, &bytes)?;
         let (outcome, _) = candidate.judge(sandbox, path, expect);
         if same_failure(case, original, expect, &outcome) {
             best = Some(Shrunk {
@@ -122,5 +134,9 @@ pub fn shrink(
         }
     }
     let _ = fs::remove_file(path);
-    Ok(best)
+    Ok(Shrinking {
+        shrunk: best,
+        runs,
+        elapsed: start.elapsed(),
+    })
 }

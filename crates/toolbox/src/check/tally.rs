@@ -11,6 +11,19 @@ impl CheckReport {
     pub(super) fn tally(&mut self, case: Case, outcome: Outcome, elapsed: Duration, log: bool) {
         self.total += 1;
         self.generated += usize::from(case.generated);
+        let spent = &mut self.spent;
+        match outcome {
+            Outcome::Timeout => {
+                spent.timeouts += 1;
+                spent.timeout_time += elapsed;
+            }
+            Outcome::Skipped => {}
+            _ => {
+                spent.runs += 1;
+                spent.run_time += elapsed;
+                spent.fastest = Some(spent.fastest.map_or(elapsed, |f| f.min(elapsed)));
+            }
+        }
         let passed = outcome == Outcome::Pass;
         if log {
             self.log.push(Ran {

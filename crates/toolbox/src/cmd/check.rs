@@ -1,9 +1,11 @@
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectz_toolbox::check::{Candidate, Options, check, corpus, generated};
+use connectz_toolbox::check::{
+    Candidate, Options, Policy, Progress, check, corpus, generated, pool,
+};
 use connectz_toolbox::sandbox::{self, Limits, Sandbox};
 use connectz_toolbox::{Context, Result};
 
@@ -16,9 +18,11 @@ pub struct Common {
     /// Seed for the generated games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Seconds one run may take (more than 0, at most a day).
-    #[arg(long, default_value = "10", value_parser = parse_timeout)]
-    pub timeout: Duration,
+    /// Seconds one run may take (more than 0, at most a day). Without it, 10,
+    /// and a case is first run within what it needs (1 s plus a hundred
+    /// times the reference's time), then again within 10 s if that ran out.
+    #[arg(long, value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
     /// Megabytes of address space one run may use (its process and all
     /// it starts each).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1 << 24))]
@@ -36,9 +40,20 @@ impl Common {
 
     /// A sandbox with these limits.
     pub fn sandbox(&self) -> Result<Sandbox> {
-        new_sandbox(self.timeout, self.memory)
+        new_sandbox(self.timeout.unwrap_or(DEFAULT_TIMEOUT), self.memory)
+    }
+
+    /// How a timeout is decided: the default policy unless a flat limit
+    /// was given.
+    pub fn timeouts(&self) -> Option<Policy> {
+        self.timeout.is_none().then(Policy::default)
     }
 }
+
+/// The limit of one run when none is given.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Common {}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -57,18 +72,22 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     let cases = corpus()
         .into_iter()
         .chain(generated(args.common.cases, args.common.seed));
-    let jobs = args.common.jobs();
     let candidate = Candidate {
         command: args.command,
         dir: None,
     };
+    let planned = (corpus().len() + args.common.cases) as u64;
+    let progress = Progress::new(planned, 1, std::io::stderr().is_terminal());
     let options = Options {
-        jobs,
         shrink: args.shrink,
         log: false,
         give_up: None,
+        progress: Some(&progress),
+        timeouts: args.common.timeouts(),
     };
-    let report = check(&candidate, cases, &sandbox, options);
+    let report = pool(args.common.jobs())
+        .and_then(|pool| pool.install(|| check(&candidate, cases, &sandbox, options)));
+    progress.finish();
     // Interrupted: the handler is ending every run and removing the scratch
     // folder, and exits with 130; what failed meanwhile is no error to report.
     while sandbox::interrupted() {

@@ -1,8 +1,8 @@
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectz_toolbox::check::Candidate;
+use connectz_toolbox::check::{Candidate, Progress, corpus};
 use connectz_toolbox::grade::{self, ClassReport, Settings, perf};
 use connectz_toolbox::sandbox;
 use connectz_toolbox::{Context, Result};
@@ -90,29 +90,43 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         shrink: args.shrink,
         give_up: args.give_up as usize,
         perf,
+        timeouts: args.common.timeouts(),
     };
     let sandbox = args.common.sandbox()?;
     let quiet = args.quiet;
-    let report = grade::grade(entries, &settings, &sandbox, |g, i, n| {
-        if !quiet {
-            eprintln!(
-                "cz grade: [{i}/{n}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches ({:.1} s)",
+    let planned = entries.len() as u64 * (corpus().len() + settings.cases) as u64;
+    let progress = Progress::new(
+        planned,
+        entries.len(),
+        !quiet && std::io::stderr().is_terminal(),
+    );
+    let report = grade::grade(entries, &settings, &sandbox, &progress, |class, g| {
+        // Each candidate's result is written as soon as it is known: an
+        // interrupted grade leaves the reports of the candidates finished.
+        if let Err(e) = write_reports(&args, class, settings.cases) {
+            progress.println(&format!("cz grade: {e}"));
+        }
+        if let Some(g) = g.filter(|_| !quiet) {
+            progress.println(&format!(
+                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches ({:.1} s)",
+                class.graded.len(),
+                class.planned,
                 g.entry.name,
                 g.failures(),
                 g.crashes(),
                 g.timeouts(),
                 g.memory(),
                 g.seconds
-            );
+            ));
         }
     });
+    progress.finish();
     // Interrupted: the handler is ending every run and removing the scratch
     // folder, and exits with 130.
     while sandbox::interrupted() {
         std::thread::park();
     }
     let report = report?;
-    write_reports(&args, &report, settings.cases)?;
     out.write_all(grade::text::report(&report).as_bytes())?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
@@ -123,22 +137,26 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
 
 fn write_reports(args: &Args, report: &ClassReport, cases: usize) -> Result<()> {
     let outputs = [
-        (
-            &args.json,
-            grade::json::report as fn(&ClassReport) -> String,
-        ),
-        (&args.html, grade::html::report),
+        (&args.json, grade::json::report(report)),
+        (&args.html, grade::html::report(report)),
+        (&args.junit, grade::junit::report(report, cases)),
     ];
-    for (path, make) in outputs {
+    for (path, text) in outputs {
         if let Some(path) = path {
-            std::fs::write(path, make(report)).context(path.display().to_string())?;
+            write_whole(path, &text).context(path.display().to_string())?;
         }
     }
-    if let Some(path) = &args.junit {
-        std::fs::write(path, grade::junit::report(report, cases))
-            .context(path.display().to_string())?;
-    }
     Ok(())
+}
+
+/// Writes `text` to `path` whole or not at all: to a file beside it, then
+/// renamed over it, so that a reader (or an interrupt) never sees half.
+fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    let part = path.with_file_name(name);
+    std::fs::write(&part, text)?;
+    std::fs::rename(&part, path)
 }
 
 /// The reference binary: the one given, else `connectz` beside `cz`.

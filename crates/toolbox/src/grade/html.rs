@@ -37,7 +37,9 @@ pub fn report(class: &ClassReport) -> String {
         } else {
             "verdict bad"
         },
-        if class.all_passed() {
+        if class.incomplete() {
+            "The grade is incomplete: not every candidate was graded."
+        } else if class.all_passed() {
             "Every candidate passed every defined case."
         } else {
             "Some candidates failed defined cases."

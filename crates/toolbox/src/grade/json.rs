@@ -13,6 +13,10 @@ struct Document<'a> {
     tool: &'static str,
     version: &'static str,
     all_passed: bool,
+    /// False while the grade is under way, or when it was interrupted:
+    /// `candidates` holds those graded, `planned` how many were asked for.
+    complete: bool,
+    planned: usize,
     cases: Cases,
     limits: Limits,
     workloads: Option<Vec<Workload<'a>>>,
@@ -126,6 +130,8 @@ pub fn report(class: &ClassReport) -> String {
         tool: "cz grade",
         version: env!("CARGO_PKG_VERSION"),
         all_passed: class.all_passed(),
+        complete: !class.incomplete(),
+        planned: class.planned,
         cases: Cases {
             total: class.corpus + class.generated,
             corpus: class.corpus,

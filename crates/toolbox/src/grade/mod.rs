@@ -16,8 +16,8 @@ use connectz::Code;
 use connectz_spec::Class;
 
 use crate::check::{
-    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Shrunk, check, corpus,
-    generated, pool, shrink,
+    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
+    Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
 use crate::sandbox::{Limits, Sandbox};
 use crate::{Context, Error, Result};
@@ -213,6 +213,8 @@ pub struct Settings {
     pub give_up: usize,
     /// Speed grading, if asked for.
     pub perf: Option<perf::Settings>,
+    /// How a timeout is decided (`None`: the flat limit).
+    pub timeouts: Option<Policy>,
 }
 
 /// What kind of failure a group holds.
@@ -368,8 +370,11 @@ impl Graded {
 /// A class, graded: the candidates in leaderboard order.
 #[derive(Clone, Debug)]
 pub struct ClassReport {
-    /// The candidates, best first.
+    /// The candidates graded, best first.
     pub graded: Vec<Graded>,
+    /// The candidates asked for: more than `graded` while the grade is
+    /// under way or when it was interrupted.
+    pub planned: usize,
     /// Cases from the shipped corpus.
     pub corpus: usize,
     /// Generated cases.
@@ -380,14 +385,46 @@ pub struct ClassReport {
     pub limits: Limits,
     /// The speed workloads, with `--perf`.
     pub workloads: Option<Vec<perf::Workload>>,
+    /// Where the graded candidates' time went, summed.
+    pub spent: Spent,
+    /// Wall-clock seconds so far.
+    pub seconds: f64,
 }
 
 impl ClassReport {
+    /// True when some candidate asked for was not graded.
+    pub fn incomplete(&self) -> bool {
+        self.graded.len() < self.planned
+    }
+
+    /// Adds a graded candidate, keeping the leaderboard's order.
+    fn add(&mut self, one: Graded, seconds: f64) {
+        self.spent = self.spent.plus(one.check.spent);
+        self.seconds = seconds;
+        self.graded.push(one);
+        self.graded.sort_by(|a, b| {
+            let (ka, kb) = (a.rank_key(), b.rank_key());
+            (ka.0, ka.1, ka.2, ka.3)
+                .cmp(&(kb.0, kb.1, kb.2, kb.3))
+                .then(ka.4.total_cmp(&kb.4))
+                .then(a.entry.name.cmp(&b.entry.name))
+        });
+    }
+
     /// What was run, in one sentence without its full stop: the heading of
     /// every report.
     pub fn summary(&self) -> String {
+        let incomplete = if self.incomplete() {
+            format!(
+                "INCOMPLETE, {} of {} candidates graded (stopped, or still running): ",
+                self.graded.len(),
+                self.planned
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} candidates, each run on the same {} cases ({} from the shipped corpus, {} generated with seed {}) and {} command-line checks, at most {} s and {} MB per run{}",
+            "{incomplete}{} candidates, each run on the same {} cases ({} from the shipped corpus, {} generated with seed {}) and {} command-line checks, at most {} s and {} MB per run{}",
             self.graded.len(),
             self.corpus + self.generated,
             self.corpus,
@@ -404,16 +441,20 @@ impl ClassReport {
         )
     }
 
-    /// True when every candidate passed every defined case.
+    /// True when every candidate asked for was graded and passed every
+    /// defined case.
     pub fn all_passed(&self) -> bool {
-        self.graded.iter().all(|g| g.failures() == 0)
+        !self.incomplete() && self.graded.iter().all(|g| g.failures() == 0)
     }
 }
 
 /// Grades every candidate on the same cases (the shipped corpus and
-/// `settings.cases` generated games), one candidate after another, each
-/// case under the sandbox's limits; tells `progress` about each candidate
-/// as it is done.
+/// `settings.cases` generated games), each case under the sandbox's limits,
+/// in one pool of `settings.jobs` runs at a time shared by all candidates
+/// (two are graded at once, so one's slow runs and shrinking overlap the
+/// other's cases). Calls `done` with the class so far, in leaderboard order:
+/// once before any candidate, then as each is finished, with it, so that
+/// results can be written as soon as they are known.
 ///
 /// # Errors
 /// The sandbox's scratch folder cannot be written, or threads cannot be
@@ -422,10 +463,11 @@ pub fn grade(
     entries: Vec<Entry>,
     settings: &Settings,
     sandbox: &Sandbox,
-    mut progress: impl FnMut(&Graded, usize, usize),
+    progress: &Progress,
+    mut done: impl FnMut(&ClassReport, Option<&Graded>) + Send,
 ) -> Result<ClassReport> {
+    let pool = pool(settings.jobs)?;
     let corpus_cases = corpus();
-    let corpus_len = corpus_cases.len();
     let workloads = match &settings.perf {
         Some(p) => Some(perf::prepare(
             &sandbox.scratch().join("perf"),
@@ -434,59 +476,89 @@ pub fn grade(
         )?),
         None => None,
     };
-    let count = entries.len();
-    let mut graded = Vec::with_capacity(count);
-    for (i, entry) in entries.into_iter().enumerate() {
-        let start = Instant::now();
-        let cases = corpus_cases
-            .iter()
-            .cloned()
-            .chain(generated(settings.cases, settings.seed));
-        let options = Options {
-            jobs: settings.jobs,
-            shrink: 0,
-            log: true,
-            give_up: Some(settings.give_up),
-        };
-        let report = check(&entry.candidate, cases, sandbox, options)?;
-        let mut groups = group(&report);
-        shrink_groups(&entry.candidate, &report, &mut groups, sandbox, settings)?;
-        let perf = match (&settings.perf, &workloads) {
-            (Some(p), Some(w)) => Some(perf::measure(
-                &entry.candidate,
-                &p.reference,
-                w,
-                sandbox,
-                p.runs,
-            )?),
-            _ => None,
-        };
-        let one = Graded {
-            median_micros: median(report.log.iter().map(|r| r.micros).collect()),
-            entry,
-            check: report,
-            groups,
-            perf,
-            seconds: start.elapsed().as_secs_f64(),
-        };
-        progress(&one, i + 1, count);
-        graded.push(one);
-    }
-    graded.sort_by(|a, b| {
-        let (ka, kb) = (a.rank_key(), b.rank_key());
-        (ka.0, ka.1, ka.2, ka.3)
-            .cmp(&(kb.0, kb.1, kb.2, kb.3))
-            .then(ka.4.total_cmp(&kb.4))
-            .then(a.entry.name.cmp(&b.entry.name))
-    });
-    let generated_count = graded.first().map_or(0, |g| g.check.generated);
-    Ok(ClassReport {
-        graded,
-        corpus: corpus_len,
-        generated: generated_count,
+    let class = ClassReport {
+        graded: Vec::new(),
+        planned: entries.len(),
+        corpus: corpus_cases.len(),
+        generated: settings.cases,
         seed: settings.seed,
         limits: sandbox.limits(),
         workloads,
+        spent: Spent::default(),
+        seconds: 0.0,
+    };
+    let start = Instant::now();
+    done(&class, None);
+    // One speed measurement at a time: its ratios are to the reference run
+    // alongside, but two at once would compete for the same cores.
+    let timing = std::sync::Mutex::new(());
+    let shared = std::sync::Mutex::new((class.clone(), done));
+    let workloads = class.workloads.as_deref();
+    pool.install(|| {
+        entries
+            .into_par_iter()
+            .with_max_len(1)
+            .try_for_each(|entry| -> Result<()> {
+                let one = grade_one(entry, &corpus_cases, settings, sandbox, progress, |c| {
+                    let _turn = timing.lock().unwrap_or_else(|e| e.into_inner());
+                    match (&settings.perf, workloads) {
+                        (Some(p), Some(w)) => {
+                            perf::measure(c, &p.reference, w, sandbox, p.runs).map(Some)
+                        }
+                        _ => Ok(None),
+                    }
+                })?;
+                progress.candidate_done();
+                let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+                let (so_far, done) = &mut *guard;
+                so_far.add(one.clone(), start.elapsed().as_secs_f64());
+                done(so_far, Some(&one));
+                Ok(())
+            })
+    })?;
+    let (so_far, _) = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(so_far)
+}
+
+/// One candidate: its check, its failures grouped and shrunk, and its speed
+/// from `perf` (called once its cases are done).
+fn grade_one(
+    entry: Entry,
+    corpus_cases: &[crate::check::Case],
+    settings: &Settings,
+    sandbox: &Sandbox,
+    progress: &Progress,
+    perf: impl FnOnce(&Candidate) -> Result<Option<Vec<perf::Row>>>,
+) -> Result<Graded> {
+    let start = Instant::now();
+    let cases = corpus_cases
+        .iter()
+        .cloned()
+        .chain(generated(settings.cases, settings.seed));
+    let options = Options {
+        shrink: 0,
+        log: true,
+        give_up: Some(settings.give_up),
+        progress: Some(progress),
+        timeouts: settings.timeouts,
+    };
+    let mut report = check(&entry.candidate, cases, sandbox, options)?;
+    let mut groups = group(&report);
+    report.spent = report.spent.plus(shrink_groups(
+        &entry.candidate,
+        &report,
+        &mut groups,
+        sandbox,
+        settings,
+    )?);
+    let perf = perf(&entry.candidate)?;
+    Ok(Graded {
+        median_micros: median(report.log.iter().map(|r| r.micros).collect()),
+        entry,
+        check: report,
+        groups,
+        perf,
+        seconds: start.elapsed().as_secs_f64(),
     })
 }
 
@@ -536,31 +608,38 @@ pub fn group(report: &CheckReport) -> Vec<Group> {
 }
 
 /// Shrinks the first input of up to `settings.shrink` groups of wrong
-/// codes and crashes, in parallel.
+/// codes and crashes, in parallel in the pool it is called in; returns what
+/// shrinking cost.
 fn shrink_groups(
     candidate: &Candidate,
     report: &CheckReport,
     groups: &mut [Group],
     sandbox: &Sandbox,
     settings: &Settings,
-) -> Result<()> {
-    let pool = pool(settings.jobs)?;
-    let chosen: Vec<(usize, &mut Group)> = groups
+) -> Result<Spent> {
+    let chosen: Vec<&mut Group> = groups
         .iter_mut()
         .filter(|g| matches!(g.kind, Kind::Wrong | Kind::Crash))
         .take(settings.shrink)
-        .enumerate()
         .collect();
-    pool.install(|| {
-        chosen.into_par_iter().try_for_each(|(i, g)| {
+    let costs = chosen
+        .into_par_iter()
+        .map(|g| {
             let first = &report.results[g.results[0]];
-            let path = sandbox.scratch().join(format!("group-{i}.txt"));
-            g.shrunk = shrink(candidate, sandbox, &first.case, &first.outcome, &path)?
+            let path = sandbox.scratch_file("group");
+            let s = shrink(candidate, sandbox, &first.case, &first.outcome, &path)?;
+            g.shrunk = s
+                .shrunk
+                .clone()
                 .filter(|s| s.bytes.len() < first.case.bytes.len());
-            Ok::<_, std::io::Error>(())
+            Ok::<_, std::io::Error>(s)
         })
-    })?;
-    Ok(())
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let mut spent = Spent::default();
+    for s in &costs {
+        spent.add_shrinking(s);
+    }
+    Ok(spent)
 }
 
 /// Cases of a check in the order run: the corpus's names, then the

@@ -12,6 +12,7 @@ use crate::check::{Area, Outcome, describe};
 pub fn report(class: &ClassReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "cz grade: {}", class.summary());
+    let _ = writeln!(out, "time: {}", spent(class));
     out.push('\n');
     out.push_str(&leaderboard(class));
     for (rank, g) in class.graded.iter().enumerate() {
@@ -21,13 +22,32 @@ pub fn report(class: &ClassReport) -> String {
     let _ = writeln!(
         out,
         "\n{}",
-        if class.all_passed() {
+        if class.incomplete() {
+            "the grade is incomplete: not every candidate was graded"
+        } else if class.all_passed() {
             "every candidate passed every defined case"
         } else {
             "some candidates failed defined cases (exit status 1)"
         }
     );
     out
+}
+
+/// Where the time went: wall time, then the runs' own time (summed over
+/// the jobs running at once).
+pub fn spent(class: &ClassReport) -> String {
+    let s = &class.spent;
+    format!(
+        "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s, {} shrinking runs {:.1} s",
+        class.seconds,
+        s.runs,
+        s.run_time.as_secs_f64(),
+        s.start_up().as_secs_f64(),
+        s.timeouts,
+        s.timeout_time.as_secs_f64(),
+        s.shrink_runs,
+        s.shrink_time.as_secs_f64(),
+    )
 }
 
 /// The speed column: the ratio to the reference with `--perf`, else the
