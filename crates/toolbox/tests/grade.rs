@@ -410,3 +410,104 @@ fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(processes_with(&m), Vec::<String>::new());
 }
+
+/// What a grade found of each candidate, leaving out times and the shrunk
+/// inputs' bytes: its counts, and per group its kind, rule, class, count and
+/// the shrunk reproducer's signature (the expected code and the answer).
+fn findings(report: &Value) -> Vec<String> {
+    let mut out: Vec<String> = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let groups: Vec<String> = c["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| {
+                    let shrunk = &g["shrunk"];
+                    format!(
+                        "{} {} {} x{} shrunk:{}/{}",
+                        g["kind"],
+                        g["rule"],
+                        g["class"],
+                        g["count"],
+                        shrunk["expected"],
+                        shrunk["answer"]
+                    )
+                })
+                .collect();
+            format!(
+                "{}: defined {} notes {} crashes {} timeouts {} memory {} not run {}; {}",
+                c["name"],
+                c["defined_failures"],
+                c["impl_notes"],
+                c["crashes"],
+                c["timeouts"],
+                c["memory_breaches"],
+                c["not_run"],
+                groups.join("; ")
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The fast defaults (a case first run within what it needs, a timeout
+/// confirmed within the full limit, shrinking that runs only what can fail
+/// the same way) find what a flat 10 s limit with 10 groups shrunk finds:
+/// the same candidates failing, the same groups, the same counts and
+/// reproducers of the same signature. The fixture class's candidates, and
+/// one that hangs on everything; not its slow Python candidate, whose times
+/// near a limit depend on how busy the machine is.
+#[test]
+fn the_fast_defaults_find_what_a_flat_limit_finds() {
+    let scratch = Scratch::new("grade-same-findings");
+    let toml = scratch.path("class.toml");
+    let m = marker(12);
+    let fixtures = root().join("tests/fixtures");
+    let mut text = String::new();
+    for (name, words) in [
+        ("reference", "\"sh\", \"class/reference.sh\""),
+        ("seven-is-three", "\"sh\", \"seven-is-three.sh\""),
+        ("empty-is-incomplete", "\"sh\", \"empty-is-incomplete.sh\""),
+        ("two-bugs-one-answer", "\"sh\", \"two-bugs-one-answer.sh\""),
+        ("crashes-on-big", "\"sh\", \"class/crashes-on-big.sh\""),
+        ("says-usage", "\"sh\", \"class/says-usage.sh\""),
+        ("hangs", &format!("\"sh\", \"class/hangs.sh\", \"{m}\"")),
+    ] {
+        text.push_str(&format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\n\n",
+            fixtures.display()
+        ));
+    }
+    fs::write(&toml, text).unwrap();
+    let grade = |extra: &[&str], json: &str| {
+        let mut args = vec![
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "24",
+            "--give-up",
+            "6",
+        ];
+        args.extend_from_slice(extra);
+        let path = scratch.str(json);
+        args.extend_from_slice(&["--json", &path]);
+        let out = run_cz(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        self::json(&scratch.path(json))
+    };
+    let fast = grade(&[], "fast.json");
+    let flat = grade(&["--timeout", "10", "--shrink", "10"], "flat.json");
+    assert_eq!(findings(&fast), findings(&flat));
+    assert_eq!(fast["candidates"].as_array().unwrap().len(), 7);
+    // The hanging candidate's timeouts were found, and confirmed.
+    assert!(
+        findings(&fast)
+            .iter()
+            .any(|f| f.contains("\"hangs\": defined") && f.contains("\"timeout\""))
+    );
+    assert_eq!(processes_with(&m), Vec::<String>::new());
+}

@@ -430,7 +430,14 @@ pub fn check(
         .into_par_iter()
         .map(|result| {
             let path = sandbox.scratch_file("shrink");
-            let s = shrink(candidate, sandbox, &result.case, &result.outcome, &path)?;
+            let s = shrink(
+                candidate,
+                sandbox,
+                &result.case,
+                &result.outcome,
+                &path,
+                options.timeouts,
+            )?;
             result.shrunk = s.shrunk.clone();
             Ok::<_, std::io::Error>(s)
         })

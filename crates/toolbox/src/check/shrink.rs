@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use connectz::{Code, judge_bytes};
 
-use super::{Candidate, Case, Outcome, SHRINK_RUNS, Shrinking, Shrunk};
+use super::{Candidate, Case, Outcome, Policy, SHRINK_RUNS, Shrinking, Shrunk};
 use crate::sandbox::Sandbox;
 
 /// True when `outcome` on an input the reference calls `expect` is the
@@ -41,6 +41,7 @@ pub fn shrink(
     case: &Case,
     original: &Outcome,
     path: &Path,
+    policy: Option<Policy>,
 ) -> std::io::Result<Shrinking> {
     let start = Instant::now();
     if !matches!(original, Outcome::Mismatch { .. } | Outcome::Crash { .. }) {
@@ -68,13 +69,18 @@ pub fn shrink(
         let bytes = render(lines);
         // The reference decides first, for free: an input it gives another
         // code cannot fail the same way, and is not run.
+        let start = Instant::now();
         let expect = judge_bytes(&bytes).code();
+        let reference_time = start.elapsed();
         if expect != case.expect || !tried.insert(bytes.clone()) {
             return Ok(false);
         }
         *runs += 1;
         fs::write(path, &bytes)?;
-        let (outcome, _) = candidate.judge(sandbox, path, expect);
+        // A timeout is no failure to shrink to: with a policy, a try gets
+        // only the time its input needs.
+        let limit = policy.map_or(sandbox.limits().timeout, |p| p.first_limit(reference_time));
+        let (outcome, _) = candidate.judge_within(sandbox, path, expect, limit);
         if same_failure(case, original, expect, &outcome) {
             best = Some(Shrunk {
                 bytes,

@@ -27,6 +27,14 @@ pub struct Policy {
     pub confirmations: usize,
 }
 
+impl Policy {
+    /// The first run's limit for an input the reference judged in
+    /// `reference_time` (before the sandbox's own limit applies).
+    pub fn first_limit(&self, reference_time: Duration) -> Duration {
+        self.floor + reference_time * 100
+    }
+}
+
 impl Default for Policy {
     fn default() -> Policy {
         Policy {
@@ -62,7 +70,7 @@ impl Timeouts {
     /// The first run's limit for `case`, under the full limit `full`.
     pub(super) fn first_limit(&self, case: &Case, full: Duration) -> Duration {
         match self.policy {
-            Some(p) => (p.floor + case.reference_time * 100).min(full),
+            Some(p) => p.first_limit(case.reference_time).min(full),
             None => full,
         }
     }

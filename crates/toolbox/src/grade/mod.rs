@@ -627,7 +627,14 @@ fn shrink_groups(
         .map(|g| {
             let first = &report.results[g.results[0]];
             let path = sandbox.scratch_file("group");
-            let s = shrink(candidate, sandbox, &first.case, &first.outcome, &path)?;
+            let s = shrink(
+                candidate,
+                sandbox,
+                &first.case,
+                &first.outcome,
+                &path,
+                settings.timeouts,
+            )?;
             g.shrunk = s
                 .shrunk
                 .clone()
