@@ -13,6 +13,7 @@ pub mod check;
 pub mod error;
 pub mod grade;
 pub mod input;
+pub mod persist;
 pub mod sandbox;
 pub mod session;
 pub mod solve;

@@ -511,3 +511,64 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
     );
     assert_eq!(processes_with(&m), Vec::<String>::new());
 }
+
+/// `--resume` takes from the journal beside the reports the candidates
+/// graded before with the same cases and limits, and grades only the rest;
+/// with another seed, nothing is taken.
+#[test]
+fn resume_grades_only_the_candidates_not_graded_before() {
+    let scratch = Scratch::new("grade-resume");
+    let toml = scratch.path("class.toml");
+    let r = scratch.str("r.json");
+    manifest(
+        &toml,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("reference", "class/reference.sh"),
+        ],
+    );
+    let grade = |extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "8",
+            "--json",
+            &r,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_cz(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        (
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            json(&scratch.path("r.json")),
+        )
+    };
+    let (_, first) = grade(&[]);
+    assert!(scratch.path("r.json.journal.jsonl").exists());
+    // A third candidate joins the class: only it is graded.
+    manifest(
+        &toml,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("reference", "class/reference.sh"),
+            ("says-usage", "class/says-usage.sh"),
+        ],
+    );
+    let (err, second) = grade(&["--resume"]);
+    assert!(err.contains("2 candidates taken from"), "{err}");
+    assert!(err.contains("[3/3] says-usage"), "{err}");
+    assert!(!err.contains("] reference:"), "{err}");
+    assert_eq!(second["complete"], true);
+    let kept = |report: &Value| {
+        findings(report)
+            .into_iter()
+            .filter(|f| !f.contains("says-usage"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kept(&first), kept(&second));
+    // Another seed: other cases, so every candidate is graded again.
+    let (err, _) = grade(&["--resume", "--seed", "2"]);
+    assert!(!err.contains("taken from"), "{err}");
+    assert!(err.contains("] reference:"), "{err}");
+}

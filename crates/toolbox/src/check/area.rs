@@ -2,10 +2,11 @@
 //! by the clause that decides it.
 
 use connectz::Report;
+use serde::{Deserialize, Serialize};
 
 /// The part of the spec a case exercises: the columns of `cz grade`'s
 /// leaderboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Area {
     /// Lines, line ends, separators, empty files (`format.*`).
     Format,

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use connectz::{Code, judge_bytes};
 use connectz_spec::Class;
+use serde::{Deserialize, Serialize};
 
 use crate::sandbox::Sandbox;
 
@@ -33,19 +34,21 @@ pub use timeouts::Policy;
 use timeouts::Timeouts;
 
 /// One input the candidate is run on.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Case {
     /// Where it comes from: a spec example, a tests/cases path, or a seed.
     pub name: String,
     /// The file's bytes.
     pub bytes: Vec<u8>,
     /// The reference's code.
+    #[serde(with = "crate::persist::code")]
     pub expect: Code,
     /// The spec clause it exercises: a spec example's clause, an `impl`
     /// case's decision, `code.precedence` for a file with several faults,
     /// else the rule of the verdict.
     pub rule: String,
     /// Whether the brief settles it.
+    #[serde(with = "crate::persist::class")]
     pub class: Class,
     /// The part of the spec it belongs to.
     pub area: Area,
@@ -81,7 +84,7 @@ impl Case {
 }
 
 /// How one run of the candidate went.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// It printed the reference's code.
     Pass,
@@ -131,18 +134,19 @@ impl Outcome {
 /// A failing input made smaller, with the same failure: the reference
 /// gives it the same code, and the candidate the same wrong answer (or, for
 /// a crash, crashes on it too).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Shrunk {
     /// The smaller input.
     pub bytes: Vec<u8>,
     /// The reference's code for it.
+    #[serde(with = "crate::persist::code")]
     pub expect: Code,
     /// How the candidate did on it.
     pub outcome: Outcome,
 }
 
 /// One case and how the candidate did on it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CaseResult {
     /// Its place in the order run (0 for the first case).
     pub index: usize,
@@ -157,7 +161,7 @@ pub struct CaseResult {
 }
 
 /// One case's outcome in a few bytes, for reports that list every case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ran {
     /// The reference's code.
     pub expect: u8,
@@ -168,10 +172,10 @@ pub struct Ran {
 }
 
 /// A check of the command line itself.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ArgCheck {
     /// What was checked.
-    pub what: &'static str,
+    pub what: String,
     /// What the reference prints.
     pub expected: String,
     /// What the candidate printed (standard out).
@@ -188,7 +192,7 @@ impl ArgCheck {
 }
 
 /// Everything `cz check` found.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckReport {
     /// The command checked.
     pub command: String,
@@ -217,7 +221,7 @@ pub struct CheckReport {
 }
 
 /// How a candidate did on the cases of one [`Area`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AreaScore {
     /// Cases run.
     pub cases: usize,
@@ -235,7 +239,7 @@ impl AreaScore {
 }
 
 /// Outcomes over all cases of a check.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Cases passed.
     pub passed: usize,
@@ -256,7 +260,7 @@ pub struct Counts {
 
 /// Where a check's time went, summed over its runs (thread time: with two
 /// jobs, wall time is about half).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Spent {
     /// Runs of the cases that ended within the limit.
     pub runs: usize,

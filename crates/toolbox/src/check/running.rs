@@ -10,9 +10,10 @@ use connectz::{Code, USAGE};
 
 use super::{ArgCheck, Outcome};
 use crate::sandbox::{Ended, Execution, Sandbox};
+use serde::{Deserialize, Serialize};
 
 /// How to run the candidate.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Candidate {
     /// Program and leading arguments; the file's path is appended.
     pub command: Vec<OsString>,
@@ -132,7 +133,7 @@ pub(super) fn argument_checks(
         .map(|(what, args, expected)| {
             let printed = candidate.run(sandbox, &args);
             ArgCheck {
-                what,
+                what: what.to_string(),
                 expected: format!("{expected}\n"),
                 got: printed.stdout,
                 status: printed.status,

@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectz_toolbox::check::{Candidate, Progress, corpus};
+use connectz_toolbox::grade::journal::Key;
 use connectz_toolbox::grade::{self, ClassReport, Settings, perf};
 use connectz_toolbox::sandbox;
 use connectz_toolbox::{Context, Result};
@@ -53,6 +54,12 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long, short)]
     quiet: bool,
+    /// Take from the journal beside the reports (FILE.journal.jsonl, kept
+    /// by every grade that writes a report) the candidates already graded
+    /// with the same command, cases, limits and reference; grade only the
+    /// others.
+    #[arg(long)]
+    resume: bool,
 }
 
 fn parse_scale(text: &str) -> std::result::Result<f64, String> {
@@ -94,13 +101,61 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let sandbox = args.common.sandbox()?;
     let quiet = args.quiet;
-    let planned = entries.len() as u64 * (corpus().len() + settings.cases) as u64;
+    let journal = [&args.json, &args.junit, &args.html]
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|p| grade::journal::path_beside(p));
+    if args.resume && journal.is_none() {
+        return Err(
+            "--resume takes the results kept beside the reports: give --json, --junit or --html"
+                .into(),
+        );
+    }
+    let corpus_cases = corpus();
+    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let keys: Vec<Key> = entries
+        .iter()
+        .map(|e| Key::of(e, &settings, sandbox.limits(), &corpus_cases))
+        .collect();
+    let (kept, todo) = match (args.resume, &journal) {
+        (true, Some(path)) => grade::journal::resume(path, entries, &keys),
+        _ => (Vec::new(), entries),
+    };
+    // The journal is written anew: the results taken, then each new one.
+    if let Some(path) = &journal {
+        grade::journal::start(path, &kept).context(path.display().to_string())?;
+    }
+    let resumed: Vec<_> = kept.into_iter().map(|(_, g)| g).collect();
+    if !quiet && !resumed.is_empty() {
+        eprintln!(
+            "cz grade: {} candidates taken from {}, {} to grade",
+            resumed.len(),
+            journal
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            todo.len()
+        );
+    }
+    let key_of = |name: &str| {
+        keys.iter()
+            .zip(&names)
+            .find(|(_, n)| *n == name)
+            .map(|(k, _)| k)
+    };
+    let planned = todo.len() as u64 * (corpus_cases.len() + settings.cases) as u64;
     let progress = Progress::new(
         planned,
-        entries.len(),
+        todo.len(),
         !quiet && std::io::stderr().is_terminal(),
     );
-    let report = grade::grade(entries, &settings, &sandbox, &progress, |class, g| {
+    let report = grade::grade(resumed, todo, &settings, &sandbox, &progress, |class, g| {
+        if let (Some(g), Some(path)) = (g, &journal)
+            && let Some(key) = key_of(&g.entry.name)
+            && let Err(e) = grade::journal::append(path, key, g)
+        {
+            progress.println(&format!("cz grade: {}: {e}", path.display()));
+        }
         // Each candidate's result is written as soon as it is known: an
         // interrupted grade leaves the reports of the candidates finished.
         if let Err(e) = write_reports(&args, class, settings.cases) {

@@ -262,7 +262,7 @@ fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<
         let _ = writeln!(
             out,
             "<tr><td class=\"left\">{}</td><td class=\"left mono\">{}</td><td class=\"left mono\">{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
-            markup(a.what),
+            markup(&a.what),
             markup(&format!("{:?}", a.expected)),
             markup(&format!("{:?}", a.got)),
             a.status.map_or("none".into(), |s| s.to_string()),

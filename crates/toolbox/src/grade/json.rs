@@ -242,7 +242,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
             .args
             .iter()
             .map(|a| ArgCheck {
-                check: a.what,
+                check: &a.what,
                 expected: &a.expected,
                 got: &a.got,
                 exit_status: a.status,

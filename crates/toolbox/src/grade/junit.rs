@@ -85,7 +85,7 @@ impl Suite {
             testcase(
                 &mut body,
                 &format!("{name}.command-line"),
-                a.what,
+                &a.what,
                 0.0,
                 &inner,
             );

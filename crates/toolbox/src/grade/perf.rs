@@ -14,6 +14,7 @@ use connectz_gen::workload;
 use crate::check::{Candidate, Outcome, generated};
 use crate::sandbox::Sandbox;
 use crate::{Context, Result};
+use serde::{Deserialize, Serialize};
 
 /// How to grade speed.
 #[derive(Clone, Debug)]
@@ -42,7 +43,7 @@ pub struct Workload {
 }
 
 /// How a candidate did on a workload.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mark {
     /// Every file got the reference's code.
     Ok,
@@ -75,7 +76,7 @@ impl Mark {
 }
 
 /// A program's runs of one workload.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measure {
     /// How it did (the worst of its runs).
     pub verdict: Mark,
@@ -86,7 +87,7 @@ pub struct Measure {
 }
 
 /// A workload, run by a candidate and by the reference.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Index into the workloads.
     pub workload: usize,

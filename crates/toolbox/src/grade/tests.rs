@@ -1,3 +1,8 @@
+use std::path::{Path, PathBuf};
+
+use std::ffi::OsString;
+
+use super::class::{tidy, validate};
 use super::*;
 
 #[test]

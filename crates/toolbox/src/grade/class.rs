@@ -1,0 +1,171 @@
+//! The class to grade: a manifest's candidates, or one per path with
+//! `--each`.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::Candidate;
+use crate::{Context, Error, Result};
+
+/// One candidate of a class: its name and how to run it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Entry {
+    /// Its name in the reports.
+    pub name: String,
+    /// Its command and folder.
+    pub candidate: Candidate,
+}
+
+/// A manifest: `[[candidate]]` tables.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    candidate: Vec<ManifestEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestEntry {
+    name: String,
+    command: Vec<String>,
+    dir: Option<PathBuf>,
+}
+
+/// The most a manifest may hold, in bytes.
+const MANIFEST_LIMIT: u64 = 1 << 20;
+
+/// The candidates of a manifest file: one `[[candidate]]` table each, with
+/// `name`, `command` (program and arguments; the game file's path is
+/// appended) and an optional `dir` to run in, relative to the manifest's
+/// folder.
+///
+/// # Errors
+/// The file cannot be read or parsed, holds no candidate, two with one
+/// name, an empty name or command, or a `dir` that is not a folder.
+pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MANIFEST_LIMIT + 1).read_to_string(&mut text))
+        .context(path.display().to_string())?;
+    if text.len() as u64 > MANIFEST_LIMIT {
+        return Err(format!("{}: a manifest is at most 1 MiB", path.display()).into());
+    }
+    let manifest: Manifest =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let entries = manifest
+        .candidate
+        .into_iter()
+        .map(|m| {
+            let dir = m.dir.map(|d| tidy(&base.join(d)));
+            if let Some(dir) = &dir
+                && !dir.is_dir()
+            {
+                return Err(Error::new(format!(
+                    "{}: candidate {:?}: {} is not a folder",
+                    path.display(),
+                    m.name,
+                    dir.display()
+                )));
+            }
+            Ok(Entry {
+                name: m.name,
+                candidate: Candidate {
+                    command: m.command.into_iter().map(OsString::from).collect(),
+                    dir,
+                },
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    validate(entries).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// `path` without its `.` components (`a/./b` is `a/b`; `.` alone stays).
+pub(super) fn tidy(path: &Path) -> PathBuf {
+    let tidy: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if tidy.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        tidy
+    }
+}
+
+/// One candidate per path: `template`'s words, `{}` replaced by the path in
+/// each, named after the path's last component (the whole path when two
+/// share one). Words are split at spaces; a path may hold spaces.
+///
+/// # Errors
+/// No path, a template without `{}`, or an empty one.
+pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
+    if !template.contains("{}") {
+        return Err(
+            format!("--each {template:?}: the template has no {{}} to put the path in").into(),
+        );
+    }
+    if paths.is_empty() {
+        return Err("--each needs at least one path after the template".into());
+    }
+    let short = |p: &Path| -> String {
+        p.components().next_back().map_or_else(
+            || p.display().to_string(),
+            |c| c.as_os_str().to_string_lossy().into_owned(),
+        )
+    };
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for path in paths {
+        *seen.entry(short(path)).or_default() += 1;
+    }
+    let entries = paths
+        .iter()
+        .map(|path| {
+            let text = path.to_string_lossy();
+            let text = text
+                .strip_suffix('/')
+                .filter(|t| !t.is_empty())
+                .unwrap_or(&text);
+            let name = short(path);
+            Entry {
+                name: if seen[&name] > 1 {
+                    text.to_string()
+                } else {
+                    name
+                },
+                candidate: Candidate {
+                    command: template
+                        .split_whitespace()
+                        .map(|word| OsString::from(word.replace("{}", text)))
+                        .collect(),
+                    dir: None,
+                },
+            }
+        })
+        .collect();
+    validate(entries)
+}
+
+/// At least one candidate, names non-empty and unique, commands non-empty.
+pub(super) fn validate(entries: Vec<Entry>) -> Result<Vec<Entry>> {
+    if entries.is_empty() {
+        return Err("no candidate to grade".into());
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for e in &entries {
+        if e.name.trim().is_empty() {
+            return Err("a candidate has an empty name".into());
+        }
+        if !names.insert(e.name.as_str()) {
+            return Err(format!("two candidates are named {:?}", e.name).into());
+        }
+        if e.candidate.command.first().is_none_or(|p| p.is_empty()) {
+            return Err(format!("candidate {:?} has no command", e.name).into());
+        }
+    }
+    Ok(entries)
+}
