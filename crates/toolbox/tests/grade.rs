@@ -75,6 +75,20 @@ fn a_class_is_ranked_and_reported_in_four_forms() {
         "{text}"
     );
     assert!(text.contains("FAIL    rule.winnable [defined]: "), "{text}");
+    // A case whose bytes another case has (a spec example shipped as a
+    // file too) is not run again: every such case, for each candidate.
+    let cases: Vec<_> = connectz_toolbox::check::corpus()
+        .into_iter()
+        .chain(connectz_toolbox::check::generated(18, 1))
+        .collect();
+    let unique: std::collections::HashSet<&[u8]> =
+        cases.iter().map(|c| c.bytes.as_slice()).collect();
+    let again = 4 * (cases.len() - unique.len());
+    assert!(again > 0);
+    assert!(
+        text.contains(&format!("; {again} cases not run again (same input)")),
+        "{text}"
+    );
     assert!(text.contains("  FAIL no argument: expected \"connectz.py: Provide one input file\\n\", got \"\" (exit status 1)"), "{text}");
     // JSON: the same order, and the numbers behind it.
     let doc = json(&scratch.path("r.json"));

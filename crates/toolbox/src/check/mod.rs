@@ -2,6 +2,7 @@
 //! generated games, and reports where it differs from the reference. `cz
 //! grade` runs the same check over a class of candidates.
 
+use std::collections::HashMap;
 use std::fs;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -268,6 +269,8 @@ pub struct Spent {
     pub run_time: Duration,
     /// The fastest of them: about the candidate's start-up.
     pub fastest: Option<Duration>,
+    /// Cases not run, their input having been run for another case.
+    pub reused: usize,
     /// Runs that were killed at the time limit.
     pub timeouts: usize,
     /// Cases run a second time within the full limit, their first run
@@ -308,6 +311,7 @@ impl Spent {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             },
+            reused: self.reused + o.reused,
             timeouts: self.timeouts + o.timeouts,
             retries: self.retries + o.retries,
             timeout_time: self.timeout_time + o.timeout_time,
@@ -326,6 +330,20 @@ pub struct Shrinking {
     pub runs: usize,
     /// Their time.
     pub elapsed: Duration,
+}
+
+/// Inputs up to this many bytes are remembered, so that another case with
+/// the same bytes is not run again.
+const SAME_INPUT: usize = 1 << 16;
+
+/// Where a case's outcome comes from.
+enum Source {
+    /// A run of its own.
+    Run,
+    /// The run of an earlier case of its batch with the same bytes.
+    Same(usize),
+    /// A run of an earlier batch with the same bytes: its outcome and time.
+    Seen((Outcome, Duration)),
 }
 
 /// Failures kept with their inputs; further ones are counted.
@@ -391,20 +409,41 @@ pub fn check(
             .give_up
             .is_some_and(|n| streak.load(Ordering::Relaxed) >= n)
     };
+    // Inputs already run (up to SAME_INPUT bytes each): a case with the
+    // same bytes as another (a spec example shipped as a file too) is not
+    // run again, and gets the same outcome.
+    let mut seen: HashMap<Vec<u8>, (Outcome, Duration)> = HashMap::new();
     let mut cases = cases.peekable();
     while cases.peek().is_some() {
         let batch: Vec<Case> = cases.by_ref().take(BATCH).collect();
-        let outcomes: Vec<std::io::Result<(Outcome, Duration)>> = batch
-            .par_iter()
-            .map(|case| {
-                let done = |outcome: Outcome, elapsed| {
-                    if let Some(p) = options.progress {
-                        p.case_done(outcome != Outcome::Pass);
+        // Where each case's outcome comes from: a run of its own, an earlier
+        // case of this batch, or an earlier batch.
+        let mut first: HashMap<&[u8], usize> = HashMap::new();
+        let source: Vec<Source> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, case)| {
+                if let Some(outcome) = seen.get(&case.bytes) {
+                    Source::Seen(outcome.clone())
+                } else if let Some(&j) = first.get(case.bytes.as_slice()) {
+                    Source::Same(j)
+                } else {
+                    if case.bytes.len() <= SAME_INPUT {
+                        first.insert(&case.bytes, i);
                     }
-                    Ok((outcome, elapsed))
-                };
+                    Source::Run
+                }
+            })
+            .collect();
+        let outcomes: Vec<std::io::Result<Option<(Outcome, Duration)>>> = batch
+            .par_iter()
+            .zip(&source)
+            .map(|(case, source)| {
+                if !matches!(source, Source::Run) {
+                    return Ok(None);
+                }
                 if given_up() {
-                    return done(Outcome::Skipped, Duration::ZERO);
+                    return Ok(Some((Outcome::Skipped, Duration::ZERO)));
                 }
                 let path = sandbox.scratch_file("case");
                 fs::write(&path, &case.bytes)?;
@@ -416,12 +455,39 @@ pub fn check(
                     streak.store(0, Ordering::Relaxed);
                 }
                 retries.fetch_add(usize::from(judged.retried), Ordering::Relaxed);
-                done(judged.outcome, judged.elapsed)
+                if let Some(p) = options.progress {
+                    p.case_done(judged.outcome != Outcome::Pass);
+                }
+                Ok(Some((judged.outcome, judged.elapsed)))
             })
             .collect();
-        for (case, outcome) in batch.into_iter().zip(outcomes) {
-            let (outcome, elapsed) = outcome?;
-            report.tally(case, outcome, elapsed, options.log);
+        let mut ran: Vec<Option<(Outcome, Duration)>> = Vec::with_capacity(batch.len());
+        for outcome in outcomes {
+            ran.push(outcome?);
+        }
+        for (i, (case, source)) in batch.into_iter().zip(source).enumerate() {
+            let (outcome, elapsed, reused) = match source {
+                Source::Run => {
+                    let (outcome, elapsed) =
+                        ran[i].clone().unwrap_or((Outcome::Skipped, Duration::ZERO));
+                    (outcome, elapsed, false)
+                }
+                Source::Same(j) => {
+                    let (outcome, elapsed) =
+                        ran[j].clone().unwrap_or((Outcome::Skipped, Duration::ZERO));
+                    (outcome, elapsed, true)
+                }
+                Source::Seen((outcome, elapsed)) => (outcome, elapsed, true),
+            };
+            if reused {
+                report.spent.reused += 1;
+                if let Some(p) = options.progress {
+                    p.case_done(outcome != Outcome::Pass);
+                }
+            } else if case.bytes.len() <= SAME_INPUT && outcome != Outcome::Skipped {
+                seen.insert(case.bytes.clone(), (outcome.clone(), elapsed));
+            }
+            report.tally(case, outcome, elapsed, options.log, !reused);
         }
     }
     let to_shrink: Vec<&mut CaseResult> = report

@@ -8,11 +8,20 @@ use super::{Case, CaseResult, CheckReport, KEPT_FAILURES, Outcome, Ran};
 
 impl CheckReport {
     /// Counts one case's outcome, keeping it when it did not pass.
-    pub(super) fn tally(&mut self, case: Case, outcome: Outcome, elapsed: Duration, log: bool) {
+    /// `ran`: the case was run (not given another case's outcome).
+    pub(super) fn tally(
+        &mut self,
+        case: Case,
+        outcome: Outcome,
+        elapsed: Duration,
+        log: bool,
+        ran: bool,
+    ) {
         self.total += 1;
         self.generated += usize::from(case.generated);
         let spent = &mut self.spent;
         match outcome {
+            _ if !ran => {}
             Outcome::Timeout => {
                 spent.timeouts += 1;
                 spent.timeout_time += elapsed;
