@@ -291,11 +291,6 @@ impl Spent {
         self.fastest.unwrap_or_default() * u32::try_from(self.runs).unwrap_or(u32::MAX)
     }
 
-    /// All of it.
-    pub fn total(&self) -> Duration {
-        self.run_time + self.timeout_time + self.shrink_time
-    }
-
     /// Adds a shrink's cost.
     pub fn add_shrinking(&mut self, s: &Shrinking) {
         self.shrink_runs += s.runs;
@@ -335,6 +330,46 @@ pub struct Shrinking {
 /// Inputs up to this many bytes are remembered, so that another case with
 /// the same bytes is not run again.
 const SAME_INPUT: usize = 1 << 16;
+
+/// Bytes of inputs [`check`] remembers across its batches at most: memory
+/// stays bounded however many cases there are.
+const SEEN_BYTES: usize = 16 << 20;
+
+/// Outcomes of inputs already run, by their bytes: inputs of up to
+/// [`SAME_INPUT`] bytes each, while the bytes held stay within a budget.
+struct Seen {
+    outcomes: HashMap<Vec<u8>, (Outcome, Duration)>,
+    held: usize,
+    budget: usize,
+}
+
+impl Seen {
+    fn new(budget: usize) -> Seen {
+        Seen {
+            outcomes: HashMap::new(),
+            held: 0,
+            budget,
+        }
+    }
+
+    fn get(&self, bytes: &[u8]) -> Option<&(Outcome, Duration)> {
+        self.outcomes.get(bytes)
+    }
+
+    /// Remembers the outcome of `bytes` if it fits; true when it did.
+    fn remember(&mut self, bytes: &[u8], outcome: &Outcome, elapsed: Duration) -> bool {
+        if bytes.len() > SAME_INPUT
+            || self.held + bytes.len() > self.budget
+            || self.outcomes.contains_key(bytes)
+        {
+            return false;
+        }
+        self.held += bytes.len();
+        self.outcomes
+            .insert(bytes.to_vec(), (outcome.clone(), elapsed));
+        true
+    }
+}
 
 /// Where a case's outcome comes from.
 enum Source {
@@ -377,7 +412,8 @@ pub struct Options<'a> {
 /// [`pool`]), each under the sandbox's limits; shrinks up to `shrink`
 /// failing generated cases. Cases are taken from the iterator a batch at a
 /// time, so memory does not grow with their number (but for the log, when
-/// asked for).
+/// asked for; the inputs remembered so as not to run one twice are at most
+/// [`SEEN_BYTES`]).
 ///
 /// # Errors
 /// A case file cannot be written to the sandbox's scratch folder.
@@ -409,10 +445,10 @@ pub fn check(
             .give_up
             .is_some_and(|n| streak.load(Ordering::Relaxed) >= n)
     };
-    // Inputs already run (up to SAME_INPUT bytes each): a case with the
-    // same bytes as another (a spec example shipped as a file too) is not
-    // run again, and gets the same outcome.
-    let mut seen: HashMap<Vec<u8>, (Outcome, Duration)> = HashMap::new();
+    // Inputs already run: a case with the same bytes as another (a spec
+    // example shipped as a file too) is not run again, and gets the same
+    // outcome.
+    let mut seen = Seen::new(SEEN_BYTES);
     let mut cases = cases.peekable();
     while cases.peek().is_some() {
         let batch: Vec<Case> = cases.by_ref().take(BATCH).collect();
@@ -484,8 +520,8 @@ pub fn check(
                 if let Some(p) = options.progress {
                     p.case_done(outcome != Outcome::Pass);
                 }
-            } else if case.bytes.len() <= SAME_INPUT && outcome != Outcome::Skipped {
-                seen.insert(case.bytes.clone(), (outcome.clone(), elapsed));
+            } else if outcome != Outcome::Skipped {
+                seen.remember(&case.bytes, &outcome, elapsed);
             }
             report.tally(case, outcome, elapsed, options.log, !reused);
         }
@@ -532,4 +568,34 @@ pub fn pool(jobs: usize) -> std::io::Result<rayon::ThreadPool> {
         .num_threads(jobs.max(1))
         .build()
         .map_err(std::io::Error::other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inputs remembered stay within their budget of bytes, and none
+    /// is longer than SAME_INPUT: just below, at and above each.
+    #[test]
+    fn remembered_inputs_stay_within_their_bounds() {
+        let t = Duration::ZERO;
+        let mut seen = Seen::new(10);
+        assert!(seen.remember(&[1; 4], &Outcome::Pass, t));
+        assert!(seen.remember(&[2; 5], &Outcome::Timeout, t), "below");
+        assert!(
+            seen.remember(&[3; 1], &Outcome::Pass, t),
+            "at: 10 bytes held"
+        );
+        assert!(!seen.remember(&[4; 1], &Outcome::Pass, t), "above");
+        assert_eq!(seen.held, 10);
+        assert_eq!(seen.get(&[2; 5]).map(|o| &o.0), Some(&Outcome::Timeout));
+        assert!(seen.get(&[4; 1]).is_none());
+        // The same input twice is held once.
+        assert!(!seen.remember(&[1; 4], &Outcome::Pass, t));
+        let mut seen = Seen::new(usize::MAX);
+        assert!(seen.remember(&vec![0; SAME_INPUT - 1], &Outcome::Pass, t));
+        assert!(seen.remember(&vec![1; SAME_INPUT], &Outcome::Pass, t));
+        assert!(!seen.remember(&vec![2; SAME_INPUT + 1], &Outcome::Pass, t));
+        assert_eq!(seen.held, 2 * SAME_INPUT - 1);
+    }
 }

@@ -58,11 +58,6 @@ impl Progress {
         self.bar.inc(1);
     }
 
-    /// More runs than planned (shrinking): the bar's length grows with them.
-    pub fn more(&self, runs: u64) {
-        self.bar.inc_length(runs);
-    }
-
     /// One candidate finished.
     pub fn candidate_done(&self) {
         self.finished.fetch_add(1, Ordering::Relaxed);
@@ -76,11 +71,6 @@ impl Progress {
         } else {
             self.bar.println(line);
         }
-    }
-
-    /// Failures so far.
-    pub fn failures(&self) -> usize {
-        self.failures.load(Ordering::Relaxed)
     }
 
     /// Removes the live line.

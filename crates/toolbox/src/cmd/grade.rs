@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -113,10 +114,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         );
     }
     let corpus_cases = corpus();
-    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
-    let keys: Vec<Key> = entries
+    let digest = grade::journal::digest(&corpus_cases);
+    let keys: HashMap<String, Key> = entries
         .iter()
-        .map(|e| Key::of(e, &settings, sandbox.limits(), &corpus_cases))
+        .map(|e| {
+            (
+                e.name.clone(),
+                Key::of(e, &settings, sandbox.limits(), digest),
+            )
+        })
         .collect();
     let (kept, todo) = match (args.resume, &journal) {
         (true, Some(path)) => grade::journal::resume(path, entries, &keys),
@@ -137,12 +143,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
             todo.len()
         );
     }
-    let key_of = |name: &str| {
-        keys.iter()
-            .zip(&names)
-            .find(|(_, n)| *n == name)
-            .map(|(k, _)| k)
-    };
     let planned = todo.len() as u64 * (corpus_cases.len() + settings.cases) as u64;
     let progress = Progress::new(
         planned,
@@ -151,7 +151,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     );
     let report = grade::grade(resumed, todo, &settings, &sandbox, &progress, |class, g| {
         if let (Some(g), Some(path)) = (g, &journal)
-            && let Some(key) = key_of(&g.entry.name)
+            && let Some(key) = keys.get(&g.entry.name)
             && let Err(e) = grade::journal::append(path, key, g)
         {
             progress.println(&format!("cz grade: {}: {e}", path.display()));

@@ -3,6 +3,7 @@
 //! --resume` takes from it every candidate graded before with the same
 //! command, cases, limits and reference, and grades only the others.
 
+use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 use std::fs;
 use std::hash::{Hash, Hasher};
@@ -44,15 +45,20 @@ pub struct Key {
     pub dir: Option<String>,
 }
 
+/// A digest of `corpus`: its cases' names and bytes.
+pub fn digest(corpus: &[Case]) -> u64 {
+    let mut h = DefaultHasher::new();
+    for case in corpus {
+        case.name.hash(&mut h);
+        case.bytes.hash(&mut h);
+    }
+    h.finish()
+}
+
 impl Key {
-    /// The key of `entry` graded with `settings` under `limits` on
-    /// `corpus`.
-    pub fn of(entry: &Entry, settings: &Settings, limits: Limits, corpus: &[Case]) -> Key {
-        let mut h = DefaultHasher::new();
-        for case in corpus {
-            case.name.hash(&mut h);
-            case.bytes.hash(&mut h);
-        }
+    /// The key of `entry` graded with `settings` under `limits` on the
+    /// corpus of [`digest`] `corpus`.
+    pub fn of(entry: &Entry, settings: &Settings, limits: Limits, corpus: u64) -> Key {
         let words = |c: &[std::ffi::OsString]| {
             c.iter()
                 .map(|w| w.to_string_lossy().into_owned())
@@ -60,7 +66,7 @@ impl Key {
         };
         Key {
             version: env!("CARGO_PKG_VERSION").to_string(),
-            corpus: h.finish(),
+            corpus,
             cases: settings.cases,
             seed: settings.seed,
             limits: (limits.timeout.as_micros(), limits.memory),
@@ -84,16 +90,21 @@ impl Key {
 }
 
 /// The class split for `--resume`: the results in the journal at `path`
-/// whose key and name match a candidate of `entries` (with `keys`, one
-/// each), and the candidates left to grade.
-pub fn resume(path: &Path, entries: Vec<Entry>, keys: &[Key]) -> (Vec<(Key, Graded)>, Vec<Entry>) {
+/// whose key and name match a candidate of `entries` (its key in `keys`,
+/// by name), and the candidates left to grade.
+pub fn resume(
+    path: &Path,
+    entries: Vec<Entry>,
+    keys: &HashMap<String, Key>,
+) -> (Vec<(Key, Graded)>, Vec<Entry>) {
     let mut before = read(path);
     let mut kept = Vec::new();
     let mut todo = Vec::new();
-    for (entry, key) in entries.into_iter().zip(keys) {
+    for entry in entries {
+        let key = keys.get(&entry.name);
         match before
             .iter()
-            .position(|(k, g)| k == key && g.entry.name == entry.name)
+            .position(|(k, g)| Some(k) == key && g.entry.name == entry.name)
         {
             Some(i) => kept.push(before.swap_remove(i)),
             None => todo.push(entry),

@@ -322,19 +322,18 @@ pub fn grade(
         )?),
         None => None,
     };
-    let class = ClassReport {
+    let mut class = ClassReport {
         graded: Vec::new(),
         planned: resumed.len() + entries.len(),
         corpus: corpus_cases.len(),
         generated: settings.cases,
         seed: settings.seed,
         limits: sandbox.limits(),
-        workloads,
+        workloads: workloads.clone(),
         spent: Spent::default(),
         seconds: 0.0,
     };
     let start = Instant::now();
-    let mut class = class;
     for one in resumed {
         class.add(one, 0.0);
     }
@@ -342,8 +341,8 @@ pub fn grade(
     // One speed measurement at a time: its ratios are to the reference run
     // alongside, but two at once would compete for the same cores.
     let timing = std::sync::Mutex::new(());
-    let shared = std::sync::Mutex::new((class.clone(), done));
-    let workloads = class.workloads.as_deref();
+    let shared = std::sync::Mutex::new((class, done));
+    let workloads = workloads.as_deref();
     pool.install(|| {
         entries
             .into_par_iter()
