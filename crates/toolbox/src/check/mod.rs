@@ -413,7 +413,7 @@ pub struct Options<'a> {
 /// failing generated cases. Cases are taken from the iterator a batch at a
 /// time, so memory does not grow with their number (but for the log, when
 /// asked for; the inputs remembered so as not to run one twice are at most
-/// [`SEEN_BYTES`]).
+/// 16 MiB).
 ///
 /// # Errors
 /// A case file cannot be written to the sandbox's scratch folder.
