@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use connectz::{Code, Game, Header, Keep, Nat, Player, step, winnable};
+use connectz::{Code, Direction, Game, Header, Keep, Nat, Player, step, winnable};
 
 use connectz_rng::Rng;
 
@@ -171,6 +171,23 @@ fn attempts(cells: u64) -> u64 {
 /// impossible on some frames (no draw when z = 1, player 2 never wins when
 /// z = 1, ...); those fail after a bounded search.
 pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, String> {
+    game_with_run(code, frame, None, seed)
+}
+
+/// Like [`game_with_code`], and for a code whose game is won (1, 2 and 4),
+/// with the winning run in `direction` when one is given: the winning move
+/// completes a run in that direction and in no other, so a judge that
+/// misses that direction misses the win.
+///
+/// # Errors
+/// As [`game_with_code`]; and when no such win is found on the frame in a
+/// bounded search (no diagonal fits a frame lower than z, ...).
+pub fn game_with_run(
+    code: Code,
+    frame: Frame,
+    direction: Option<Direction>,
+    seed: u64,
+) -> Result<Vec<u8>, String> {
     let Frame { x, y, z } = frame;
     if x == 0 || y == 0 || z == 0 {
         return Err("the frame's numbers must be positive".into());
@@ -217,7 +234,7 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
     let mut rng = Rng::new(seed);
     let tries = attempts(x.saturating_mul(y));
     for _ in 0..tries {
-        if let Some(moves) = attempt(code, &header, &mut rng) {
+        if let Some(moves) = attempt(code, &header, &mut rng, direction) {
             let mut out = format!("{x} {y} {z}\n").into_bytes();
             for m in &moves {
                 out.extend_from_slice(m);
@@ -232,7 +249,12 @@ pub fn game_with_code(code: Code, frame: Frame, seed: u64) -> Result<Vec<u8>, St
 }
 
 /// One try at a game with `code`: its move lines, or `None` to try again.
-fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
+fn attempt(
+    code: Code,
+    header: &Header,
+    rng: &mut Rng,
+    direction: Option<Direction>,
+) -> Option<Vec<Vec<u8>>> {
     let (x, y) = (header.x.to_u64()?, header.y.to_u64()?);
     let lines = |moves: Vec<u64>| {
         moves
@@ -243,8 +265,16 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
     let cells = x * y;
     match code {
         Code::Draw => Some(lines(random_game(header, rng, Goal::Fill)?)),
-        Code::WinOne => Some(lines(random_game(header, rng, Goal::Win(Player::One))?)),
-        Code::WinTwo => Some(lines(random_game(header, rng, Goal::Win(Player::Two))?)),
+        Code::WinOne => Some(lines(random_game(
+            header,
+            rng,
+            Goal::Win(Player::One, direction),
+        )?)),
+        Code::WinTwo => Some(lines(random_game(
+            header,
+            rng,
+            Goal::Win(Player::Two, direction),
+        )?)),
         Code::Incomplete => {
             let length = rng.below(cells.min(400));
             Some(lines(random_game(header, rng, Goal::Length(length))?))
@@ -256,7 +286,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
                 Player::Two
             };
             let game = Game::new(header, Keep::default());
-            let (game, mut moves) = continue_game(game, rng, Goal::Win(winner))?;
+            let (game, mut moves) = continue_game(game, rng, Goal::Win(winner, direction))?;
             let extra = Open::new(&game, x).random(rng)?;
             moves.push(extra);
             Some(lines(moves))
@@ -292,7 +322,7 @@ fn attempt(code: Code, header: &Header, rng: &mut Rng) -> Option<Vec<Vec<u8>>> {
             } else {
                 Code::IllegalGame
             };
-            let mut moves: Vec<Vec<u8>> = attempt(base, header, rng)?;
+            let mut moves: Vec<Vec<u8>> = attempt(base, header, rng, None)?;
             let junk: &[&[u8]] = &[b"banana", b"x", b"1a", b"1 2", b"one", b"#", b"1,2"];
             let bad = junk[rng.below(junk.len() as u64) as usize].to_vec();
             let at = rng.below(moves.len() as u64 + 1) as usize;
@@ -311,8 +341,8 @@ enum Goal {
     Fill,
     /// Fill this column (1-based), then stop.
     Column(u64),
-    /// Complete a line for this player.
-    Win(Player),
+    /// Complete a run for this player: in this direction only, if given.
+    Win(Player, Option<Direction>),
     /// Stop after this many moves.
     Length(u64),
 }
@@ -391,7 +421,7 @@ fn continue_game(mut game: Game, rng: &mut Rng, goal: Goal) -> Option<(Game, Vec
     let mut open = Open::new(&game, x);
     let mut moves = Vec::new();
     let opening = match goal {
-        Goal::Win(_) => rng.below((x * y / 3).min(400) + 1),
+        Goal::Win(..) => rng.below((x * y / 3).min(400) + 1),
         _ => u64::MAX,
     };
     let mut target: Option<u64> = None;
@@ -404,7 +434,18 @@ fn continue_game(mut game: Game, rng: &mut Rng, goal: Goal) -> Option<(Game, Vec
         }
         let column =
             match goal {
-                Goal::Win(p) if game.to_move() == p => {
+                Goal::Win(p, Some(d)) if game.to_move() == p => {
+                    match directed(&game, &open, rng, d, x, y, z) {
+                        Ok(c) => {
+                            game = step(game, &Nat::from(c)).0;
+                            moves.push(c);
+                            return Some((game, moves));
+                        }
+                        Err(Some(c)) => c,
+                        Err(None) => safe_column(&game, &open, rng, None)?,
+                    }
+                }
+                Goal::Win(p, None) if game.to_move() == p => {
                     // Take a win when a probe finds one.
                     let probes = (0..PROBES).filter_map(|_| open.random(rng));
                     if let Some(c) = target.into_iter().chain(probes).find(|&c| {
@@ -439,6 +480,85 @@ fn continue_game(mut game: Game, rng: &mut Rng, goal: Goal) -> Option<(Game, Vec
         open.update(&game, column);
         moves.push(column);
     }
+}
+
+/// The winner's move towards a win in direction `d` only: `Ok` a column
+/// that completes a run in `d` and in no other direction, else `Err` of a
+/// safe column that lengthens the longest run in `d` (taken half the time,
+/// to steer the game), or `Err(None)` for a random safe move.
+fn directed(
+    game: &Game,
+    open: &Open,
+    rng: &mut Rng,
+    d: Direction,
+    x: u64,
+    y: u64,
+    z: u64,
+) -> Result<u64, Option<u64>> {
+    let player = game.to_move();
+    // Small frames are scanned whole, larger ones probed.
+    let columns: Vec<u64> = if open.columns.len() <= 64 {
+        open.columns.clone()
+    } else {
+        (0..PROBES).filter_map(|_| open.random(rng)).collect()
+    };
+    let mut best: Option<(u64, u64)> = None;
+    for c in columns {
+        let row = game.board().height(&Nat::from(c)) + 1;
+        let runs = DIRECTIONS.map(|dir| run_through(game, player, c, row, dir, x, y));
+        let wins = runs.iter().filter(|&&n| n >= z).count();
+        let along = runs[DIRECTIONS.iter().position(|&dir| dir == d).unwrap_or(0)];
+        if wins == 1 && along >= z {
+            return Ok(c);
+        }
+        if wins == 0 && best.is_none_or(|(n, _)| along > n) {
+            best = Some((along, c));
+        }
+    }
+    Err(best.filter(|_| rng.below(2) == 0).map(|(_, c)| c))
+}
+
+/// The four directions, in the order [`run_through`] is asked about them.
+const DIRECTIONS: [Direction; 4] = [
+    Direction::Horizontal,
+    Direction::Vertical,
+    Direction::Diagonal,
+    Direction::AntiDiagonal,
+];
+
+/// The length of `player`'s run in direction `d` through a counter of
+/// theirs at `column`, `row` (1-based), counted cell by cell on the board.
+fn run_through(
+    game: &Game,
+    player: Player,
+    column: u64,
+    row: u64,
+    d: Direction,
+    x: u64,
+    y: u64,
+) -> u64 {
+    let (dc, dr): (i64, i64) = match d {
+        Direction::Horizontal => (1, 0),
+        Direction::Vertical => (0, 1),
+        Direction::Diagonal => (1, 1),
+        Direction::AntiDiagonal => (1, -1),
+    };
+    let mut n = 1;
+    for sign in [1, -1] {
+        let (mut c, mut r) = (column as i64, row as i64);
+        loop {
+            c += sign * dc;
+            r += sign * dr;
+            if c < 1 || r < 1 || c as u64 > x || r as u64 > y {
+                break;
+            }
+            if game.board().owner(&Nat::from(c as u64), r as u64) != Some(player) {
+                break;
+            }
+            n += 1;
+        }
+    }
+    n
 }
 
 #[cfg(test)]
@@ -500,6 +620,44 @@ mod tests {
         assert!(game_with_code(Code::IllegalGame, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
         assert!(game_with_code(Code::FileError, Frame { x: 7, y: 6, z: 4 }, 0).is_err());
         assert!(game_with_code(Code::WinTwo, Frame { x: 7, y: 6, z: 1 }, 0).is_err());
+    }
+
+    /// A directed win is won in its direction: the judge's winning run
+    /// runs that way, and so does every run through the winning counter.
+    #[test]
+    fn directed_wins_run_their_way() {
+        let mut made = [0; 4];
+        for (x, y, z) in [(7, 6, 4), (5, 5, 3), (9, 8, 5), (4, 4, 4), (8, 3, 3)] {
+            let frame = Frame { x, y, z };
+            for (i, d) in DIRECTIONS.into_iter().enumerate() {
+                for code in [Code::WinOne, Code::WinTwo, Code::IllegalContinue] {
+                    for seed in 0..8 {
+                        let Ok(bytes) = game_with_run(code, frame, Some(d), seed) else {
+                            continue;
+                        };
+                        let report = judge_bytes(&bytes);
+                        assert_eq!(report.code(), code, "{frame:?} {d:?} seed {seed}");
+                        let game = report.game.expect("played");
+                        let run = game.winning_run().expect("won");
+                        assert_eq!(run.direction, d, "{frame:?} seed {seed}");
+                        made[i] += 1;
+                    }
+                }
+            }
+        }
+        // Every direction fits each of these frames, and the search finds
+        // every game asked for.
+        assert_eq!(made, [120; 4]);
+        // A diagonal needs z rows: none on a frame lower than z.
+        assert!(
+            game_with_run(
+                Code::WinOne,
+                Frame { x: 9, y: 2, z: 3 },
+                Some(Direction::Diagonal),
+                0
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The cases a candidate is run on: the shipped corpus and generated games.
 
-use connectz::Code;
-use connectz_gen::{Frame, game_with_code};
+use connectz::{Code, Direction};
+use connectz_gen::{Frame, game_with_run};
 use connectz_rng::Rng;
 use connectz_spec::{Class, Example, case_files, clauses};
 
@@ -34,7 +34,11 @@ pub fn corpus() -> Vec<Case> {
 }
 
 /// `count` generated games, every code 0 to 8 in turn, on random frames,
-/// made as they are asked for.
+/// made as they are asked for. The games won (codes 1, 2 and 4) take the
+/// four directions of the winning run in turn, each won in that direction
+/// only: nine games cover every code, thirty-six every code and every
+/// direction of a win for each, so a small count already finds a judge
+/// blind to one direction.
 pub fn generated(count: usize, seed: u64) -> impl Iterator<Item = Case> {
     let mut rng = Rng::new(seed);
     let mut made = 0;
@@ -43,16 +47,19 @@ pub fn generated(count: usize, seed: u64) -> impl Iterator<Item = Case> {
         while made < count && tries < count.saturating_mul(50) {
             tries += 1;
             let code = Code::ALL[made % 9];
+            let direction = matches!(code, Code::WinOne | Code::WinTwo | Code::IllegalContinue)
+                .then(|| DIRECTIONS[(made / 9) % 4]);
             let frame = Frame {
                 x: 1 + rng.below(9),
                 y: 1 + rng.below(8),
                 z: 1 + rng.below(6),
             };
             let game_seed = rng.next_u64();
-            if let Ok(bytes) = game_with_code(code, frame, game_seed) {
+            if let Ok(bytes) = game_with_run(code, frame, direction, game_seed) {
                 made += 1;
+                let run = direction.map_or(String::new(), |d| format!(", {d} win"));
                 let name = format!(
-                    "generated code {code}, frame {} {} {}, seed {game_seed}",
+                    "generated code {code}{run}, frame {} {} {}, seed {game_seed}",
                     frame.x, frame.y, frame.z
                 );
                 let mut case = Case::new(name, bytes, None, Class::Defined);
@@ -62,4 +69,41 @@ pub fn generated(count: usize, seed: u64) -> impl Iterator<Item = Case> {
         }
         None
     })
+}
+
+/// The directions a generated win takes, in turn.
+const DIRECTIONS: [Direction; 4] = [
+    Direction::Horizontal,
+    Direction::Vertical,
+    Direction::Diagonal,
+    Direction::AntiDiagonal,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use connectz::judge_bytes;
+
+    /// Thirty-six generated games hold every code 0 to 8 four times, and
+    /// the games won (1, 2 and 4) one of each direction each, as the judge
+    /// reads them.
+    #[test]
+    fn thirty_six_games_cover_every_code_and_direction() {
+        let mut seen = Vec::new();
+        let mut codes = [0; 9];
+        for case in generated(36, 7) {
+            let report = judge_bytes(&case.bytes);
+            assert_eq!(report.code(), case.expect);
+            codes[usize::from(case.expect.number())] += 1;
+            if let Some(run) = report.game.as_ref().and_then(|g| g.winning_run()) {
+                seen.push((case.expect, run.direction));
+            }
+        }
+        assert_eq!(codes, [4; 9]);
+        for code in [Code::WinOne, Code::WinTwo, Code::IllegalContinue] {
+            for d in DIRECTIONS {
+                assert!(seen.contains(&(code, d)), "no {d} win with code {code}");
+            }
+        }
+    }
 }
