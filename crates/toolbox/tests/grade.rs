@@ -473,8 +473,9 @@ fn findings(report: &Value) -> Vec<String> {
 /// the same way) find what a flat 10 s limit with 10 groups shrunk finds:
 /// the same candidates failing, the same groups, the same counts and
 /// reproducers of the same signature. The fixture class's candidates, and
-/// one that hangs on everything; not its slow Python candidate, whose times
-/// near a limit depend on how busy the machine is.
+/// one that hangs on everything, and two of the Python class (run through
+/// the fork server); not a slow Python candidate, whose times near a limit
+/// depend on how busy the machine is.
 #[test]
 fn the_fast_defaults_find_what_a_flat_limit_finds() {
     let scratch = Scratch::new("grade-same-findings");
@@ -496,6 +497,26 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
             fixtures.display()
         ));
     }
+    // Two of the Python class, run through the fork server.
+    let base = fs::read_to_string(fixtures.join("pyclass/base.py")).unwrap();
+    for (name, flags) in [
+        ("python-blind", "\"no-anti-diagonal\", \"crash-on-empty\""),
+        (
+            "python-lax",
+            "\"lax-numbers\", \"first-fault-wins\", \"naive-winnable\"",
+        ),
+    ] {
+        let script = base.replace(
+            "FLAGS = set()  # filled in by make.sh",
+            &format!("FLAGS = {{{flags}}}"),
+        );
+        assert_ne!(script, base);
+        fs::write(scratch.path(&format!("{name}.py")), script).unwrap();
+        text.push_str(&format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"{name}.py\"]\ndir = \"{}\"\n\n",
+            scratch.path("").display()
+        ));
+    }
     fs::write(&toml, text).unwrap();
     let grade = |extra: &[&str], json: &str| {
         let mut args = vec![
@@ -505,6 +526,11 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
             "24",
             "--give-up",
             "6",
+            // Two runs at a time, as many as the hanging candidate's cases
+            // that time out together: which case it is given up at does not
+            // depend on how long a timeout takes.
+            "--jobs",
+            "2",
         ];
         args.extend_from_slice(extra);
         let path = scratch.str(json);
@@ -515,8 +541,26 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
     };
     let fast = grade(&[], "fast.json");
     let flat = grade(&["--timeout", "10", "--shrink", "10"], "flat.json");
-    assert_eq!(findings(&fast), findings(&flat));
-    assert_eq!(fast["candidates"].as_array().unwrap().len(), 7);
+    // The hanging candidate is given up on after six timeouts in a row;
+    // how many more of its cases were already running then depends on when
+    // the other candidate's runs free a job, so only its failures and that
+    // it was given up on are compared.
+    let steady = |report: &Value| {
+        findings(report)
+            .into_iter()
+            .map(|f| match f.strip_prefix("\"hangs\": ") {
+                Some(rest) => format!(
+                    "hangs: {}, given up on: {}",
+                    rest.split(" notes").next().unwrap_or(""),
+                    rest.contains("\"skipped\"")
+                ),
+                None => f,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(steady(&fast), steady(&flat));
+    assert!(steady(&fast).contains(&"hangs: defined 129, given up on: true".to_string()));
+    assert_eq!(fast["candidates"].as_array().unwrap().len(), 9);
     // The hanging candidate's timeouts were found, and confirmed.
     assert!(
         findings(&fast)
@@ -585,4 +629,73 @@ fn resume_grades_only_the_candidates_not_graded_before() {
     let (err, _) = grade(&["--resume", "--seed", "2"]);
     assert!(!err.contains("taken from"), "{err}");
     assert!(err.contains("] reference:"), "{err}");
+}
+
+/// A Python candidate's runs through the fork server end as fresh runs of
+/// the interpreter do, in every way a run can end (an answer, an exit
+/// status, a message, a traceback, `os._exit`, standard input read,
+/// `__name__` and `sys.argv`): the whole report is the same.
+#[test]
+fn the_fork_server_ends_runs_as_fresh_interpreters_do() {
+    let script = root().join("tests/fixtures/python/chameleon.py");
+    let script = script.to_str().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--cases", "30", "--shrink", "2"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", "python3", script]);
+        let out = run_cz(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        stdout(&out)
+    };
+    let forked = check(&[]);
+    let fresh = check(&["--fresh-python"]);
+    // The server was used, and held to fresh runs: two cases passed and
+    // the first of six kinds of failure.
+    let said = "Run through a fork server of the interpreter; 8 cases run again in a fresh one ended the same way.\n\n";
+    assert!(forked.contains(said), "{forked}");
+    assert!(!fresh.contains("fork server"), "{fresh}");
+    assert_eq!(forked.replace(said, ""), fresh);
+    // Every way of ending was met.
+    for seen in [
+        "got 3",
+        "got 1",
+        "got 0",
+        "got 2",
+        "got 4",
+        "exit status 1",
+        "\"no code for this one\"",
+        "\"ValueError: a bad line\"",
+        "exit status 2",
+    ] {
+        assert!(forked.contains(seen), "{seen} not in {forked}");
+    }
+}
+
+/// What a Python candidate starts, even in a session of its own, does not
+/// outlive its run through the fork server, nor a run that hangs; the
+/// scratch folder goes too.
+#[test]
+fn a_python_candidate_leaves_nothing_behind() {
+    let scratch = Scratch::new("fork-hostile");
+    let m = marker(13);
+    let script = scratch.path(&format!("hostile-{m}.py"));
+    fs::copy(root().join("tests/fixtures/python/hostile.py"), &script).unwrap();
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "6",
+            "--timeout",
+            "1",
+            "--",
+            "python3",
+            script.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("TIMEOUT"), "{text}");
+    assert!(text.contains("fork server"), "{text}");
+    assert_eq!(processes_with(&m), Vec::<String>::new());
 }

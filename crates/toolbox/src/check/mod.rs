@@ -282,6 +282,10 @@ pub struct Spent {
     pub shrink_runs: usize,
     /// Their time.
     pub shrink_time: Duration,
+    /// Cases run again in a fresh interpreter, to hold the runs through a
+    /// fork server to fresh ones.
+    #[serde(default)]
+    pub fresh_checks: usize,
 }
 
 impl Spent {
@@ -312,6 +316,7 @@ impl Spent {
             timeout_time: self.timeout_time + o.timeout_time,
             shrink_runs: self.shrink_runs + o.shrink_runs,
             shrink_time: self.shrink_time + o.shrink_time,
+            fresh_checks: self.fresh_checks + o.fresh_checks,
         }
     }
 }
@@ -407,22 +412,81 @@ pub struct Options<'a> {
     pub timeouts: Option<Policy>,
 }
 
-/// Runs the candidate on `cases` and on the command-line checks, as many
-/// runs at a time as the rayon pool it is called in has threads (see
-/// [`pool`]), each under the sandbox's limits; shrinks up to `shrink`
-/// failing generated cases. Cases are taken from the iterator a batch at a
+/// Runs the candidate on the cases `cases` makes and on the command-line
+/// checks, as many runs at a time as the rayon pool it is called in has
+/// threads (see [`pool`]), each under the sandbox's limits; shrinks up to
+/// `shrink` failing generated cases. A Python script's cases run through a
+/// fork server ([`Sandbox::run_case`]), held to fresh runs afterwards: if a
+/// failure's first case, or a case passed, ends otherwise in a fresh
+/// interpreter, the cases are made again and every one is run fresh. Cases are taken from the iterator a batch at a
 /// time, so memory does not grow with their number (but for the log, when
 /// asked for; the inputs remembered so as not to run one twice are at most
 /// 16 MiB).
 ///
 /// # Errors
 /// A case file cannot be written to the sandbox's scratch folder.
-pub fn check(
+pub fn check<I: Iterator<Item = Case>>(
+    candidate: &Candidate,
+    cases: impl Fn() -> I,
+    sandbox: &Sandbox,
+    options: Options,
+) -> std::io::Result<CheckReport> {
+    let (mut report, passed) = run_cases(candidate, cases(), sandbox, options)?;
+    if candidate.forks(sandbox) {
+        let (same, runs) = faithful(candidate, sandbox, &report, &passed)?;
+        if same {
+            report.spent.fresh_checks = runs;
+        } else {
+            // The fork server is not faithful to this candidate: every
+            // case again, each in a fresh interpreter.
+            sandbox.run_fresh(candidate.dir.as_deref(), &candidate.command);
+            let spent = report.spent;
+            report = run_cases(candidate, cases(), sandbox, options)?.0;
+            report.spent = report.spent.plus(spent);
+            report.spent.fresh_checks = runs;
+        }
+    }
+    let to_shrink: Vec<&mut CaseResult> = report
+        .results
+        .iter_mut()
+        .filter(|r| r.case.generated && matches!(r.outcome, Outcome::Mismatch { .. }))
+        .take(options.shrink)
+        .collect();
+    let costs: Vec<Shrinking> = to_shrink
+        .into_par_iter()
+        .map(|result| {
+            let path = sandbox.scratch_file("shrink");
+            let s = shrink(
+                candidate,
+                sandbox,
+                &result.case,
+                &result.outcome,
+                &path,
+                options.timeouts,
+            )?;
+            result.shrunk = s.shrunk.clone();
+            Ok::<_, std::io::Error>(s)
+        })
+        .collect::<std::io::Result<Vec<_>>>()?;
+    for s in &costs {
+        report.spent.add_shrinking(s);
+    }
+    report.args = argument_checks(candidate, sandbox)?;
+    let area = &mut report.per_area[Area::CommandLine as usize];
+    area.cases += report.args.len();
+    area.passed += report.args.iter().filter(|a| a.passed()).count();
+    Ok(report)
+}
+
+/// The cases of a check, run (but not shrunk, and without the command-line
+/// checks), and the first two cases passed.
+fn run_cases(
     candidate: &Candidate,
     cases: impl Iterator<Item = Case>,
     sandbox: &Sandbox,
     options: Options,
-) -> std::io::Result<CheckReport> {
+) -> std::io::Result<(CheckReport, Vec<Case>)> {
+    let mut passed = Vec::new();
     let mut report = CheckReport {
         command: candidate.shown(),
         results: Vec::new(),
@@ -522,41 +586,59 @@ pub fn check(
                 }
             } else if outcome != Outcome::Skipped {
                 seen.remember(&case.bytes, &outcome, elapsed);
+                if outcome == Outcome::Pass && passed.len() < 2 {
+                    passed.push(case.clone());
+                }
             }
             report.tally(case, outcome, elapsed, options.log, !reused);
         }
     }
-    let to_shrink: Vec<&mut CaseResult> = report
-        .results
-        .iter_mut()
-        .filter(|r| r.case.generated && matches!(r.outcome, Outcome::Mismatch { .. }))
-        .take(options.shrink)
-        .collect();
-    let costs: Vec<Shrinking> = to_shrink
-        .into_par_iter()
-        .map(|result| {
-            let path = sandbox.scratch_file("shrink");
-            let s = shrink(
-                candidate,
-                sandbox,
-                &result.case,
-                &result.outcome,
-                &path,
-                options.timeouts,
-            )?;
-            result.shrunk = s.shrunk.clone();
-            Ok::<_, std::io::Error>(s)
-        })
-        .collect::<std::io::Result<Vec<_>>>()?;
-    for s in &costs {
-        report.spent.add_shrinking(s);
-    }
     report.spent.retries = retries.into_inner();
-    report.args = argument_checks(candidate, sandbox)?;
-    let area = &mut report.per_area[Area::CommandLine as usize];
-    area.cases += report.args.len();
-    area.passed += report.args.iter().filter(|a| a.passed()).count();
-    Ok(report)
+    Ok((report, passed))
+}
+
+/// Cases [`faithful`] runs again in a fresh interpreter, at most.
+const FRESH_CHECKS: usize = 8;
+
+/// Whether the runs through the candidate's fork server agree with fresh
+/// runs: two cases passed and the first case of each kind of failure (the
+/// outcome's kind and the rule; [`FRESH_CHECKS`] in all) are run again in a fresh interpreter,
+/// and must end the same way (the same code, a crash again); timeouts and
+/// memory breaches are not run again (each would cost its limit). Returns
+/// the answer and the fresh runs made.
+fn faithful(
+    candidate: &Candidate,
+    sandbox: &Sandbox,
+    report: &CheckReport,
+    passed: &[Case],
+) -> std::io::Result<(bool, usize)> {
+    let mut kinds: Vec<(std::mem::Discriminant<Outcome>, &str)> = Vec::new();
+    let mut again: Vec<(&Case, &Outcome)> = passed.iter().map(|c| (c, &Outcome::Pass)).collect();
+    for r in &report.results {
+        let kind = (std::mem::discriminant(&r.outcome), r.case.rule.as_str());
+        if again.len() < FRESH_CHECKS
+            && matches!(r.outcome, Outcome::Mismatch { .. } | Outcome::Crash { .. })
+            && !kinds.contains(&kind)
+        {
+            kinds.push(kind);
+            again.push((&r.case, &r.outcome));
+        }
+    }
+    let same: Vec<bool> = again
+        .par_iter()
+        .map(|(case, outcome)| {
+            let path = sandbox.scratch_file("fresh");
+            fs::write(&path, &case.bytes)?;
+            let (fresh, _) =
+                candidate.judge_fresh(sandbox, &path, case.expect, sandbox.limits().timeout);
+            let _ = fs::remove_file(&path);
+            Ok(match (outcome, &fresh) {
+                (Outcome::Crash { status: a, .. }, Outcome::Crash { status: b, .. }) => a == b,
+                _ => **outcome == fresh,
+            })
+        })
+        .collect::<std::io::Result<_>>()?;
+    Ok((same.iter().all(|&s| s), again.len()))
 }
 
 /// A pool of `jobs` threads.

@@ -18,6 +18,13 @@ impl CheckReport {
             self.total - self.generated,
             self.generated
         );
+        if self.spent.fresh_checks > 0 {
+            let _ = writeln!(
+                out,
+                "Run through a fork server of the interpreter; {} cases run again in a fresh one ended the same way.\n",
+                self.spent.fresh_checks
+            );
+        }
         for r in &self.results {
             let c = &r.case;
             let label = match &r.outcome {

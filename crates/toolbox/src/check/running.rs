@@ -46,25 +46,17 @@ impl Candidate {
 
     fn run_within(&self, sandbox: &Sandbox, args: &[&Path], timeout: Duration) -> Printed {
         let args: Vec<&OsStr> = args.iter().map(|p| p.as_os_str()).collect();
-        let run = sandbox.run_within(self.dir.as_deref(), &self.command, &args, timeout);
-        let status = match &run.ended {
-            Ended::Exited(code) => Some(*code),
-            _ => None,
-        };
-        let stderr = match &run.ended {
-            Ended::NotStarted(why) => why.clone(),
-            Ended::Signalled(signal) => format!(
-                "{}(killed by signal {signal})",
-                String::from_utf8_lossy(&run.stderr)
-            ),
-            _ => String::from_utf8_lossy(&run.stderr).into_owned(),
-        };
-        Printed {
-            stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
-            stderr,
-            status,
-            run,
-        }
+        printed(sandbox.run_within(self.dir.as_deref(), &self.command, &args, timeout))
+    }
+
+    /// Stops its fork servers, if it has any: call when its runs are done.
+    pub fn done(&self, sandbox: &Sandbox) {
+        sandbox.release(self.dir.as_deref(), &self.command);
+    }
+
+    /// Whether its cases run through a fork server ([`Sandbox::run_case`]).
+    pub fn forks(&self, sandbox: &Sandbox) -> bool {
+        sandbox.forks(self.dir.as_deref(), &self.command)
     }
 
     /// Runs the candidate on the file at `path`: its outcome against the
@@ -73,7 +65,8 @@ impl Candidate {
         self.judge_within(sandbox, path, expect, sandbox.limits().timeout)
     }
 
-    /// [`Candidate::judge`] within `timeout` (at most the sandbox's).
+    /// [`Candidate::judge`] within `timeout` (at most the sandbox's),
+    /// through the candidate's fork server if it has one.
     pub fn judge_within(
         &self,
         sandbox: &Sandbox,
@@ -81,31 +74,69 @@ impl Candidate {
         expect: Code,
         timeout: Duration,
     ) -> (Outcome, Execution) {
-        let printed = self.run_within(sandbox, &[path], timeout);
-        let answer = printed.stdout.trim();
-        let outcome = if printed.run.ended == Ended::TimedOut {
-            Outcome::Timeout
-        } else {
-            match (answer.parse::<u8>(), printed.status) {
-                (Ok(code), Some(0)) if code <= 9 && answer.len() == 1 => {
-                    if code == expect.number() {
-                        Outcome::Pass
-                    } else {
-                        Outcome::Mismatch { got: code }
-                    }
-                }
-                _ if printed.run.memory_exceeded => Outcome::MemoryExceeded {
-                    peak: printed.run.peak_memory,
-                },
-                _ => Outcome::Crash {
-                    status: printed.status,
-                    stderr: clip(&printed.stderr),
-                    stdout: clip(&printed.stdout),
-                },
-            }
-        };
-        (outcome, printed.run)
+        let run = sandbox.run_case(self.dir.as_deref(), &self.command, path, timeout);
+        judged(printed(run), expect)
     }
+
+    /// [`Candidate::judge_within`] in a fresh process, never a fork server.
+    pub fn judge_fresh(
+        &self,
+        sandbox: &Sandbox,
+        path: &Path,
+        expect: Code,
+        timeout: Duration,
+    ) -> (Outcome, Execution) {
+        judged(self.run_within(sandbox, &[path], timeout), expect)
+    }
+}
+
+/// What a run printed, as text.
+fn printed(run: Execution) -> Printed {
+    let status = match &run.ended {
+        Ended::Exited(code) => Some(*code),
+        _ => None,
+    };
+    let stderr = match &run.ended {
+        Ended::NotStarted(why) => why.clone(),
+        Ended::Signalled(signal) => format!(
+            "{}(killed by signal {signal})",
+            String::from_utf8_lossy(&run.stderr)
+        ),
+        _ => String::from_utf8_lossy(&run.stderr).into_owned(),
+    };
+    Printed {
+        stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
+        stderr,
+        status,
+        run,
+    }
+}
+
+/// The outcome of a run against the reference's code `expect`.
+fn judged(printed: Printed, expect: Code) -> (Outcome, Execution) {
+    let answer = printed.stdout.trim();
+    let outcome = if printed.run.ended == Ended::TimedOut {
+        Outcome::Timeout
+    } else {
+        match (answer.parse::<u8>(), printed.status) {
+            (Ok(code), Some(0)) if code <= 9 && answer.len() == 1 => {
+                if code == expect.number() {
+                    Outcome::Pass
+                } else {
+                    Outcome::Mismatch { got: code }
+                }
+            }
+            _ if printed.run.memory_exceeded => Outcome::MemoryExceeded {
+                peak: printed.run.peak_memory,
+            },
+            _ => Outcome::Crash {
+                status: printed.status,
+                stderr: clip(&printed.stderr),
+                stdout: clip(&printed.stdout),
+            },
+        }
+    };
+    (outcome, printed.run)
 }
 
 fn clip(s: &str) -> String {

@@ -39,7 +39,7 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             floor: Duration::from_secs(1),
-            confirmations: 3,
+            confirmations: 2,
         }
     }
 }

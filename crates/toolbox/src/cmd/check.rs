@@ -27,9 +27,14 @@ pub struct Common {
     /// it starts each).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1 << 24))]
     pub memory: u64,
-    /// Runs at a time (default: the number of cores).
+    /// Runs at a time (default: one more than the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
+    /// Start a fresh interpreter for every run of a candidate run as
+    /// `python SCRIPT`, instead of forking one started once (faster; the
+    /// findings are checked against fresh runs either way).
+    #[arg(long)]
+    pub fresh_python: bool,
 }
 
 impl Common {
@@ -40,7 +45,10 @@ impl Common {
 
     /// A sandbox with these limits.
     pub fn sandbox(&self) -> Result<Sandbox> {
-        new_sandbox(self.timeout.unwrap_or(DEFAULT_TIMEOUT), self.memory)
+        Ok(
+            new_sandbox(self.timeout.unwrap_or(DEFAULT_TIMEOUT), self.memory)?
+                .fork_python(!self.fresh_python),
+        )
     }
 
     /// How a timeout is decided: the default policy unless a flat limit
@@ -52,8 +60,6 @@ impl Common {
 
 /// The limit of one run when none is given.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-impl Common {}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -69,9 +75,11 @@ pub struct Args {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     let sandbox = args.common.sandbox()?;
-    let cases = corpus()
-        .into_iter()
-        .chain(generated(args.common.cases, args.common.seed));
+    let cases = || {
+        corpus()
+            .into_iter()
+            .chain(generated(args.common.cases, args.common.seed))
+    };
     let candidate = Candidate {
         command: args.command,
         dir: None,
@@ -87,6 +95,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let report = pool(args.common.jobs())
         .and_then(|pool| pool.install(|| check(&candidate, cases, &sandbox, options)));
+    candidate.done(&sandbox);
     progress.finish();
     // Interrupted: the handler is ending every run and removing the scratch
     // folder, and exits with 130; what failed meanwhile is no error to report.
@@ -107,8 +116,10 @@ fn parse_timeout(text: &str) -> std::result::Result<Duration, String> {
     super::above_zero_at_most(text, 86_400.0, " seconds").map(Duration::from_secs_f64)
 }
 
+/// One run more than there are cores: a run waiting (for memory, on a
+/// sleep, at its time limit) leaves its core to the others.
 fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
+    std::thread::available_parallelism().map_or(2, |n| n.get()) + 1
 }
 
 /// A sandbox for runs of candidates, whose scratch folder and processes are

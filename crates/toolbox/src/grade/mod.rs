@@ -380,10 +380,12 @@ fn grade_one(
     perf: impl FnOnce(&Candidate) -> Result<Option<Vec<perf::Row>>>,
 ) -> Result<Graded> {
     let start = Instant::now();
-    let cases = corpus_cases
-        .iter()
-        .cloned()
-        .chain(generated(settings.cases, settings.seed));
+    let cases = || {
+        corpus_cases
+            .iter()
+            .cloned()
+            .chain(generated(settings.cases, settings.seed))
+    };
     let options = Options {
         shrink: 0,
         log: true,
@@ -400,6 +402,7 @@ fn grade_one(
         sandbox,
         settings,
     )?);
+    entry.candidate.done(sandbox);
     let perf = perf(&entry.candidate)?;
     Ok(Graded {
         median_micros: median(report.log.iter().map(|r| r.micros).collect()),

@@ -36,6 +36,8 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
+pub mod forkserver;
+
 /// The hidden subcommand under which `cz` supervises one run.
 pub const SUPERVISE: &str = "__supervise";
 
@@ -145,6 +147,10 @@ pub struct Sandbox {
     scratch: PathBuf,
     limits: Limits,
     next: AtomicU64,
+    /// Fork servers of Python candidates ([`forkserver`]).
+    servers: forkserver::Servers,
+    /// Whether a Python candidate's runs go through a fork server.
+    fork_python: bool,
 }
 
 impl Sandbox {
@@ -165,6 +171,8 @@ impl Sandbox {
             scratch,
             limits,
             next: AtomicU64::new(0),
+            servers: forkserver::Servers::default(),
+            fork_python: true,
         })
     }
 
@@ -271,8 +279,88 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// Whether Python candidates' cases run through a fork server (the
+    /// default) or each in a fresh interpreter.
+    pub fn fork_python(mut self, on: bool) -> Sandbox {
+        self.fork_python = on;
+        self
+    }
+
+    /// Whether [`Sandbox::run_case`] runs this candidate through a fork
+    /// server.
+    pub fn forks(&self, dir: Option<&Path>, command: &[OsString]) -> bool {
+        self.fork_python
+            && forkserver::is_python_script(dir, command)
+            && !self
+                .servers
+                .is_fresh(&(dir.map(Path::to_path_buf), command.to_vec()))
+    }
+
+    /// Runs `command` on one game file, within `timeout` (at most the
+    /// limit): as [`Sandbox::run_within`], but through a fork server of
+    /// the candidate's when it is a Python script ([`forkserver`]); a
+    /// server that fails is stopped and the run made fresh.
+    pub fn run_case(
+        &self,
+        dir: Option<&Path>,
+        command: &[OsString],
+        file: &Path,
+        timeout: Duration,
+    ) -> Execution {
+        if !self.forks(dir, command) {
+            return self.run_within(dir, command, &[file.as_os_str()], timeout);
+        }
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return not_started("interrupted");
+        }
+        let key = (dir.map(Path::to_path_buf), command.to_vec());
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let server = self.servers.take(&key).or_else(|| {
+            forkserver::Server::start(&self.supervisor, &self.scratch, n, &key, self.limits)
+        });
+        let limits = self.limits;
+        let (out, err) = (
+            self.scratch.join(format!("run-{n}.out")),
+            self.scratch.join(format!("run-{n}.err")),
+        );
+        let (server, run) = match server {
+            Some(server) => server.run(file, &out, &err, timeout.min(limits.timeout), limits),
+            None => (None, None),
+        };
+        for path in [&out, &err] {
+            let _ = fs::remove_file(path);
+        }
+        match (server, run) {
+            (Some(server), Some(run)) => {
+                self.servers.put(key, server);
+                run
+            }
+            _ => {
+                self.servers.make_fresh(&key);
+                self.run_within(dir, command, &[file.as_os_str()], timeout)
+            }
+        }
+    }
+
+    /// Stops the candidate's fork servers, if it has any; its next case
+    /// starts one again.
+    pub fn release(&self, dir: Option<&Path>, command: &[OsString]) {
+        self.servers
+            .stop(&(dir.map(Path::to_path_buf), command.to_vec()));
+    }
+
+    /// From now on, runs the candidate's cases each in a fresh
+    /// interpreter.
+    pub fn run_fresh(&self, dir: Option<&Path>, command: &[OsString]) {
+        self.servers
+            .make_fresh(&(dir.map(Path::to_path_buf), command.to_vec()));
+    }
+}
+
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        self.servers.stop_all();
         let _ = fs::remove_dir_all(&self.scratch);
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.retain(|d| d != &self.scratch);
@@ -331,13 +419,7 @@ fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Executi
     let stdout = read_capped(out, limits.output);
     let stderr = read_capped(err, limits.output);
     let peak_memory = field("peak-kb").map(|kb| kb.max(0) as u64 * 1024);
-    let abnormal =
-        matches!(ended, Ended::Signalled(_)) || matches!(ended, Ended::Exited(code) if code != 0);
-    let said = String::from_utf8_lossy(&stderr);
-    let memory_exceeded = abnormal
-        && (OUT_OF_MEMORY.iter().any(|w| said.contains(w))
-            || peak_memory
-                .is_some_and(|p| p.saturating_mul(10) >= limits.memory.saturating_mul(9)));
+    let memory_exceeded = out_of_memory(&ended, &stderr, peak_memory, limits);
     Execution {
         ended,
         stdout,
@@ -350,6 +432,18 @@ fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Executi
 
 /// The candidate's process group, once it has one, for the supervisor's
 /// termination handler (0: none yet).
+/// Whether a run that ended `ended`, saying `stderr`, at a peak of
+/// `peak` bytes, failed for want of memory: it ended abnormally, and said
+/// so in one of the usual words, or peaked within a tenth of the cap.
+fn out_of_memory(ended: &Ended, stderr: &[u8], peak: Option<u64>, limits: Limits) -> bool {
+    let abnormal =
+        matches!(ended, Ended::Signalled(_)) || matches!(ended, Ended::Exited(code) if *code != 0);
+    let said = String::from_utf8_lossy(stderr);
+    abnormal
+        && (OUT_OF_MEMORY.iter().any(|w| said.contains(w))
+            || peak.is_some_and(|p| p.saturating_mul(10) >= limits.memory.saturating_mul(9)))
+}
+
 static CANDIDATE_GROUP: AtomicI32 = AtomicI32::new(0);
 
 /// The supervisor: `cz __supervise TIMEOUT_US MEMORY OUTPUT STDOUT STDERR
@@ -399,12 +493,20 @@ fn supervise_run(
     setrlimit(Resource::RLIMIT_FSIZE, output, output)
         .map_err(|e| format!("file size limit: {e}"))?;
     setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
-    let out = fs::File::create(&stdout).map_err(|e| format!("{}: {e}", stdout.display()))?;
+    // A fork server ("-" for its standard output) talks to `cz` through
+    // the supervisor's own standard input and output.
+    let server = stdout.as_os_str() == "-";
+    let (input, out) = if server {
+        (Stdio::inherit(), Stdio::inherit())
+    } else {
+        let out = fs::File::create(&stdout).map_err(|e| format!("{}: {e}", stdout.display()))?;
+        (Stdio::null(), out.into())
+    };
     let err = fs::File::create(&stderr).map_err(|e| format!("{}: {e}", stderr.display()))?;
     let start = Instant::now();
     let child = Command::new(program)
         .args(&args[7..])
-        .stdin(Stdio::null())
+        .stdin(input)
         .stdout(out)
         .stderr(err)
         .process_group(0)
