@@ -1,7 +1,8 @@
 //! The game engine of `cz play`, on any frame. On frames whose bitboard fits
-//! in 128 bits it uses the opening book (7 x 6), the exact solver (within a
-//! node budget) or a depth-limited search; on larger ones it plays one-ply
-//! tactics: win, block, never hand over a win, keep to the centre.
+//! in 128 bits, the perfect level uses the opening book (7 x 6), else the
+//! exact solver for as long as it takes (never a heuristic), and the medium
+//! level a depth-limited search; on larger frames it plays one-ply tactics:
+//! win, block, never hand over a win, keep to the centre.
 
 use std::time::{Duration, Instant};
 
@@ -16,8 +17,9 @@ pub enum Level {
     Easy,
     /// Iterative deepening with a heuristic, about a quarter second a move.
     Medium,
-    /// The opening book, else the exact solver within about half a second,
-    /// else the deepest search.
+    /// The opening book, else the exact solver, for as long as it takes:
+    /// every move keeps the position's value and has the best exact score
+    /// (the soonest win, else a draw, else the longest resistance).
     Perfect,
 }
 
@@ -45,12 +47,10 @@ const WIN: i32 = 1000;
 /// proportion to the width.
 pub const MAX_SIDE: usize = 1_000_000;
 
-/// Nodes the perfect engine may spend on exact scores of every column, and
-/// then on their signs only (the game-theoretic value, which is all a best
-/// move needs), before it searches: about 0.15 s and 0.8 s at the solver's
-/// speed on 7 x 6.
-const EXACT_NODES: u64 = 2_000_000;
-const WEAK_NODES: u64 = 10_000_000;
+/// Nodes the perfect engine spends on exact scores of every column before
+/// it says it is thinking and goes on without a bound: about 0.15 s at the
+/// solver's speed on 7 x 6.
+pub const EXACT_NODES: u64 = 2_000_000;
 
 /// Picks a move for the side to move after `moves` (0-based columns).
 /// `pick(n)` is a number below `n`, for the easy level's random choices.
@@ -59,6 +59,19 @@ pub fn choose(
     moves: &[usize],
     pick: &mut dyn FnMut(u64) -> u64,
     solver: &mut Solver,
+) -> Choice {
+    choose_with(options, moves, pick, solver, &mut || {})
+}
+
+/// [`choose`], calling `thinking` before the perfect engine solves a
+/// position without a bound on its time (no book entry, and no proof
+/// within [`EXACT_NODES`]), so that a player can be told to wait.
+pub fn choose_with(
+    options: &Options,
+    moves: &[usize],
+    pick: &mut dyn FnMut(u64) -> u64,
+    solver: &mut Solver,
+    thinking: &mut dyn FnMut(),
 ) -> Choice {
     let shape = options.shape;
     if !shape.fits() {
@@ -107,40 +120,39 @@ pub fn choose(
                     },
                 };
             }
-            for weak in [false, true] {
-                if let Some((score, column)) = solve_columns(solver, &p, &playable, weak) {
-                    return Choice {
-                        column,
-                        evaluation: if weak {
-                            weak_words(score)
-                        } else {
-                            exact_words(score, cells)
-                        },
-                    };
-                }
+            // Never a heuristic: the exact scores of every column, within a
+            // budget, else for as long as they take.
+            let (score, column) =
+                solve_columns(solver, &p, &playable, EXACT_NODES).unwrap_or_else(|| {
+                    thinking();
+                    solve_columns(solver, &p, &playable, u64::MAX)
+                        .expect("a search without a budget ends with a score")
+                });
+            Choice {
+                column,
+                evaluation: exact_words(score, cells),
             }
-            deepening(&p, Duration::from_millis(200))
         }
         Level::Medium => deepening(&p, Duration::from_millis(250)),
     }
 }
 
-/// The best column and its score (exact, or its sign with `weak`), when the
-/// solver scores every column within [`EXACT_NODES`] (or [`WEAK_NODES`]).
+/// The best column and its exact score (the soonest win, else a draw,
+/// else the longest resistance), when the solver scores every column
+/// within `budget` nodes.
 fn solve_columns(
     solver: &mut Solver,
     p: &Position,
     playable: &[usize],
-    weak: bool,
+    budget: u64,
 ) -> Option<(i32, usize)> {
     solver.reset();
     let mut best: Option<(i32, usize)> = None;
     for &c in &centre_first(playable, p.shape()) {
         let mut child = *p;
         child.play_column(c);
-        let budget = if weak { WEAK_NODES } else { EXACT_NODES };
         let left = budget.saturating_sub(solver.nodes());
-        let s = -solver.solve_within(&child, weak, left)?;
+        let s = -solver.solve_within(&child, false, left)?;
         if best.is_none_or(|(b, _)| s > b) {
             best = Some((s, c));
         }

@@ -126,3 +126,112 @@ fn shipped_book_entries_are_what_the_solver_says() {
         );
     }
 }
+
+/// The perfect engine's every move has the best exact score the solver
+/// gives any move (the soonest win, else a draw, else the longest
+/// resistance), so it keeps the position's value, and its evaluation is
+/// never a heuristic's: against a random, a greedy and a perfect opponent,
+/// as first and as second player, on even and odd frames, with the solver
+/// checking move by move.
+#[test]
+fn the_perfect_engine_keeps_the_value_with_the_best_score_at_every_move() {
+    let mut checked = 0;
+    for (width, height, z) in [(5, 4, 3), (5, 3, 3), (4, 5, 3), (5, 5, 4)] {
+        let shape = Shape { width, height, z };
+        let perfect = Options {
+            shape,
+            level: Level::Perfect,
+        };
+        let greedy = Options {
+            shape,
+            level: Level::Easy,
+        };
+        let mut engine_solver = Solver::with_table_mb(8);
+        let mut checker = Solver::with_table_mb(8);
+        for opponent in ["random", "greedy", "perfect"] {
+            for engine_first in [true, false] {
+                let mut rng = Rng::new(checked as u64 + 7);
+                let mut p = connectz_games::solver::Position::new(shape);
+                let mut moves: Vec<usize> = Vec::new();
+                loop {
+                    let engine_turn = moves.len().is_multiple_of(2) == engine_first;
+                    let playable: Vec<usize> = (0..width).filter(|&c| p.can_play(c)).collect();
+                    let column = if engine_turn {
+                        let choice =
+                            choose(&perfect, &moves, &mut |n| rng.below(n), &mut engine_solver);
+                        assert!(
+                            !choice.evaluation.contains("heuristic")
+                                && !choice.evaluation.contains("search"),
+                            "{choice:?}"
+                        );
+                        // The solver's score of every move, the engine's the best.
+                        let score = |c: usize, checker: &mut Solver| {
+                            if p.is_winning_move(c) {
+                                i32::MAX
+                            } else {
+                                let mut child = p;
+                                child.play_column(c);
+                                -checker.solve(&child, false)
+                            }
+                        };
+                        let best = playable.iter().map(|&c| score(c, &mut checker)).max();
+                        assert_eq!(
+                            Some(score(choice.column, &mut checker)),
+                            best,
+                            "{shape:?} after {moves:?}: {choice:?}"
+                        );
+                        checked += 1;
+                        choice.column
+                    } else {
+                        match opponent {
+                            "random" => playable[rng.below(playable.len() as u64) as usize],
+                            "greedy" => {
+                                choose(&greedy, &moves, &mut |n| rng.below(n), &mut engine_solver)
+                                    .column
+                            }
+                            _ => {
+                                choose(&perfect, &moves, &mut |n| rng.below(n), &mut engine_solver)
+                                    .column
+                            }
+                        }
+                    };
+                    let won = p.is_winning_move(column);
+                    p.play_column(column);
+                    moves.push(column);
+                    if won || p.moves() == shape.cells() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} engine moves checked");
+}
+
+/// Past the book, a position whose proof takes more than the budget: the
+/// engine says it is thinking (once), then plays a move of the best exact
+/// score, `cz solve --best`'s score for it (`3455 -3 5`).
+#[test]
+fn the_perfect_engine_says_it_is_thinking_and_still_plays_exactly() {
+    let options = Options {
+        shape: Shape::CLASSIC,
+        level: Level::Perfect,
+    };
+    let mut solver = Solver::with_table_mb(64);
+    let mut thought = 0;
+    let choice = connectz_games::engine::choose_with(
+        &options,
+        &[2, 3, 4, 4],
+        &mut |_| 0,
+        &mut solver,
+        &mut || thought += 1,
+    );
+    assert_eq!(thought, 1);
+    assert!(choice.evaluation.contains("score -3"), "{choice:?}");
+    // Its move has that score (several columns tie at -3).
+    let mut p = connectz_games::solver::Position::new(Shape::CLASSIC);
+    for c in [2, 3, 4, 4, choice.column] {
+        p.play_column(c);
+    }
+    assert_eq!(-Solver::with_table_mb(64).solve(&p, false), -3);
+}

@@ -4,7 +4,7 @@ use std::io::{self, BufRead, Write};
 
 use connectz::{Nat, Player};
 use connectz_explain::draw::{Style, draw};
-use connectz_games::engine::{self, choose, replay};
+use connectz_games::engine::{self, choose_with, replay};
 use connectz_rng::Rng;
 
 /// Options of a session.
@@ -67,7 +67,19 @@ pub fn session(
             return Ok(moves);
         }
         if game.to_move() == engine_side {
-            let choice = choose(&options.engine, &moves, &mut |n| rng.below(n), &mut solver);
+            let choice = choose_with(
+                &options.engine,
+                &moves,
+                &mut |n| rng.below(n),
+                &mut solver,
+                &mut || {
+                    let _ = writeln!(
+                        output,
+                        "engine is thinking: no book entry and no proof within its budget; solving exactly, as long as it takes"
+                    );
+                    let _ = output.flush();
+                },
+            );
             moves.push(choice.column);
             writeln!(
                 output,
