@@ -418,10 +418,10 @@ pub struct Options<'a> {
 /// `shrink` failing generated cases. A Python script's cases run through a
 /// fork server ([`Sandbox::run_case`]), held to fresh runs afterwards: if a
 /// failure's first case, or a case passed, ends otherwise in a fresh
-/// interpreter, the cases are made again and every one is run fresh. Cases are taken from the iterator a batch at a
-/// time, so memory does not grow with their number (but for the log, when
-/// asked for; the inputs remembered so as not to run one twice are at most
-/// 16 MiB).
+/// interpreter, the cases are made again and every one is run fresh. Cases
+/// are taken from the iterator a batch at a time, so memory does not grow
+/// with their number (but for the log, when asked for; the inputs
+/// remembered so as not to run one twice are at most 16 MiB).
 ///
 /// # Errors
 /// A case file cannot be written to the sandbox's scratch folder.
@@ -602,8 +602,8 @@ const FRESH_CHECKS: usize = 8;
 
 /// Whether the runs through the candidate's fork server agree with fresh
 /// runs: two cases passed and the first case of each kind of failure (the
-/// outcome's kind and the rule; [`FRESH_CHECKS`] in all) are run again in a fresh interpreter,
-/// and must end the same way (the same code, a crash again); timeouts and
+/// outcome's kind and the rule; [`FRESH_CHECKS`] in all) are run again in a
+/// fresh interpreter, and must end the same way (the same code, a crash again); timeouts and
 /// memory breaches are not run again (each would cost its limit). Returns
 /// the answer and the fresh runs made.
 fn faithful(

@@ -59,14 +59,10 @@ impl Candidate {
         sandbox.forks(self.dir.as_deref(), &self.command)
     }
 
-    /// Runs the candidate on the file at `path`: its outcome against the
-    /// reference's code `expect`, and the run itself (time, peak memory).
-    pub fn judge(&self, sandbox: &Sandbox, path: &Path, expect: Code) -> (Outcome, Execution) {
-        self.judge_within(sandbox, path, expect, sandbox.limits().timeout)
-    }
-
-    /// [`Candidate::judge`] within `timeout` (at most the sandbox's),
-    /// through the candidate's fork server if it has one.
+    /// Runs the candidate on the file at `path` within `timeout` (at most
+    /// the sandbox's), through the candidate's fork server if it has one:
+    /// its outcome against the reference's code `expect`, and the run
+    /// itself (time, peak memory).
     pub fn judge_within(
         &self,
         sandbox: &Sandbox,

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
@@ -179,7 +180,6 @@ impl Server {
         if let Some(dir) = dir {
             cmd.current_dir(dir);
         }
-        use std::os::unix::process::CommandExt;
         let mut supervisor = cmd.spawn().ok()?;
         let group = supervisor.id() as i32;
         if let Ok(mut groups) = LIVE_GROUPS.lock() {
@@ -206,25 +206,8 @@ impl Server {
     }
 
     /// Runs the script on `file` within `timeout`, its output to `out` and
-    /// `err`; `None` when the server failed (it is then stopped).
+    /// `err`; `None` when the server failed (then stop it).
     pub(super) fn run(
-        mut self,
-        file: &Path,
-        out: &Path,
-        err: &Path,
-        timeout: Duration,
-        limits: Limits,
-    ) -> (Option<Server>, Option<Execution>) {
-        match self.try_run(file, out, err, timeout, limits) {
-            Some(run) => (Some(self), Some(run)),
-            None => {
-                self.stop();
-                (None, None)
-            }
-        }
-    }
-
-    fn try_run(
         &mut self,
         file: &Path,
         out: &Path,

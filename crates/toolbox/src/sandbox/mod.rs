@@ -319,24 +319,27 @@ impl Sandbox {
         let server = self.servers.take(&key).or_else(|| {
             forkserver::Server::start(&self.supervisor, &self.scratch, n, &key, self.limits)
         });
-        let limits = self.limits;
         let (out, err) = (
             self.scratch.join(format!("run-{n}.out")),
             self.scratch.join(format!("run-{n}.err")),
         );
-        let (server, run) = match server {
-            Some(server) => server.run(file, &out, &err, timeout.min(limits.timeout), limits),
-            None => (None, None),
-        };
+        let limit = timeout.min(self.limits.timeout);
+        let ran = server.map(|mut server| {
+            let run = server.run(file, &out, &err, limit, self.limits);
+            (server, run)
+        });
         for path in [&out, &err] {
             let _ = fs::remove_file(path);
         }
-        match (server, run) {
-            (Some(server), Some(run)) => {
+        match ran {
+            Some((server, Some(run))) => {
                 self.servers.put(key, server);
                 run
             }
-            _ => {
+            failed => {
+                if let Some((server, None)) = failed {
+                    server.stop();
+                }
                 self.servers.make_fresh(&key);
                 self.run_within(dir, command, &[file.as_os_str()], timeout)
             }
