@@ -13,6 +13,20 @@
 //! other positions, so they are a guide, not a pairing. Every score must be
 //! exact. A last table solves the Begin-Hard positions on one thread and on
 //! two sharing a table.
+//!
+//! Side by side with another solver (Pascal Pons' `c4solver`, built beside
+//! the project; it is not part of it):
+//!
+//!     cargo bench --bench solver -- --reference /path/to/c4solver --runs 3
+//!     cargo bench --bench solver -- --reference /path/to/c4solver --empty
+//!
+//! `--reference CMD` runs CMD (split on spaces) once per set and run, in an
+//! empty directory (so that it finds no opening book), with the set's
+//! positions on its standard input, one thread; its scores must agree.
+//! Each run times the whole set in both solvers, the reference's time
+//! including its start; the table gives the medians over `--runs` and
+//! their ratio. `--empty` adds the empty 7 x 6 board, weakly solved: one
+//! thread, two threads sharing a table, and the reference with `-w`.
 
 use std::fs;
 use std::path::PathBuf;
@@ -46,6 +60,9 @@ struct Args {
     quick: bool,
     table_mb: usize,
     sets: Option<Vec<String>>,
+    reference: Option<String>,
+    runs: usize,
+    empty: bool,
 }
 
 fn args() -> Args {
@@ -53,11 +70,17 @@ fn args() -> Args {
         quick: false,
         table_mb: DEFAULT_TABLE_MB,
         sets: None,
+        reference: None,
+        runs: 1,
+        empty: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => out.quick = true,
+            "--empty" => out.empty = true,
+            "--reference" => out.reference = Some(it.next().expect("--reference CMD")),
+            "--runs" => out.runs = it.next().and_then(|v| v.parse().ok()).expect("--runs N"),
             "--table-mb" => {
                 out.table_mb = it
                     .next()
@@ -109,6 +132,139 @@ fn run(solver: &mut Solver, positions: &[(Position, i32, String)]) -> (usize, f6
     }
     let n = positions.len() as f64;
     (exact, nodes as f64 / n, start.elapsed().as_secs_f64() / n)
+}
+
+/// Runs the reference on `moves` (one position a line) in an empty
+/// directory; returns its seconds and the scores it printed.
+fn reference(command: &str, extra: &[&str], moves: &str) -> (f64, Vec<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("connectz-bench-ref-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a scratch directory");
+    let mut words = command.split_whitespace();
+    let program = fs::canonicalize(words.next().expect("a command")).expect("the reference");
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(words)
+        .args(extra)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the reference starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(moves.as_bytes())
+        .expect("positions written");
+    let out = child.wait_with_output().expect("the reference ends");
+    let seconds = start.elapsed().as_secs_f64();
+    let _ = fs::remove_dir_all(&dir);
+    let scores = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .expect("a score")
+        })
+        .collect();
+    (seconds, scores)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The sets side by side with the reference, then the empty board.
+fn side_by_side(args: &Args, command: &str) {
+    println!(
+        "\nSide by side with {command}, one thread each, median of {} run(s):",
+        args.runs
+    );
+    println!(
+        "{:<14} {:>9} {:>12} {:>12} {:>7}",
+        "set", "positions", "reference", "connectz", "ratio"
+    );
+    for (file, name, _) in SETS {
+        if args
+            .sets
+            .as_ref()
+            .is_some_and(|s| !s.contains(&name.to_lowercase()))
+        {
+            continue;
+        }
+        let positions = load(file);
+        let moves: String = positions.iter().map(|(_, _, m)| format!("{m}\n")).collect();
+        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+        for _ in 0..args.runs.max(1) {
+            let (seconds, scores) = reference(command, &[], &moves);
+            let want: Vec<i32> = positions.iter().map(|(_, s, _)| *s).collect();
+            assert_eq!(scores, want, "{name}: the reference's scores differ");
+            theirs.push(seconds);
+            let mut solver = Solver::with_table_mb(args.table_mb);
+            let (exact, _, mean) = run(&mut solver, &positions);
+            assert_eq!(exact, positions.len());
+            ours.push(mean * positions.len() as f64);
+        }
+        let (theirs, ours) = (median(theirs), median(ours));
+        println!(
+            "{:<14} {:>9} {:>10.2} s {:>10.2} s {:>7.2}",
+            name,
+            positions.len(),
+            theirs,
+            ours,
+            ours / theirs
+        );
+    }
+}
+
+/// The empty 7 x 6 board, weakly solved: one thread, two, the reference.
+fn empty_board(args: &Args) {
+    let p = Position::new(Shape::CLASSIC);
+    println!("\nThe empty 7 x 6 board, weak (one run each):");
+    println!(
+        "{:<22} {:>10} {:>14} {:>6} {:>9}",
+        "solver", "time", "nodes", "score", "vs one"
+    );
+    let mut one = 0.0;
+    for jobs in [1, 2] {
+        let mut solver = Solver::with_table_mb(args.table_mb).with_jobs(jobs);
+        let start = Instant::now();
+        let score = solver.solve(&p, true);
+        let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(score, 1, "the first player wins");
+        if jobs == 1 {
+            one = seconds;
+        }
+        println!(
+            "{:<22} {:>8.1} s {:>14} {:>6} {:>8.2}x",
+            format!("connectz, {jobs} thread(s)"),
+            seconds,
+            solver.nodes(),
+            score,
+            one / seconds
+        );
+    }
+    if let Some(command) = &args.reference {
+        let (seconds, scores) = reference(command, &["-w"], "\n");
+        assert_eq!(scores, [1], "the reference's weak score of the empty board");
+        println!(
+            "{:<22} {:>8.1} s {:>14} {:>6} {:>8.2}x",
+            "reference, 1 thread",
+            seconds,
+            "-",
+            scores[0],
+            one / seconds
+        );
+        println!(
+            "connectz / reference, one thread each: {:.2}",
+            one / seconds
+        );
+    }
 }
 
 fn main() {
@@ -176,5 +332,11 @@ fn main() {
                 base / seconds
             );
         }
+    }
+    if let Some(command) = &args.reference {
+        side_by_side(&args, command);
+    }
+    if args.empty {
+        empty_board(&args);
     }
 }

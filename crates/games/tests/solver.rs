@@ -296,3 +296,213 @@ fn columns_past_nine_are_letters() {
         Err(PositionError::BadDigit { at: 1, found: 'a' })
     );
 }
+
+/// A frame as people draw it: a grid of cells, 0 empty, 1 and 2 the
+/// players, played column by column from the bottom. Shares nothing with
+/// the solver: no bitboard, no key, no run detector.
+#[derive(Clone)]
+struct Grid {
+    width: usize,
+    height: usize,
+    z: usize,
+    cells: Vec<u8>,
+    heights: Vec<usize>,
+    played: usize,
+}
+
+impl Grid {
+    fn new(width: usize, height: usize, z: usize) -> Grid {
+        Grid {
+            width,
+            height,
+            z,
+            cells: vec![0; width * height],
+            heights: vec![0; width],
+            played: 0,
+        }
+    }
+
+    fn at(&self, col: isize, row: isize) -> u8 {
+        if col < 0 || row < 0 || col >= self.width as isize || row >= self.height as isize {
+            return 0;
+        }
+        self.cells[row as usize * self.width + col as usize]
+    }
+
+    /// Does the side to move complete a run of `z` in `col`? Counts its
+    /// counters on each side of the new one, in each of the four directions.
+    fn completes(&self, col: usize) -> bool {
+        let me = (self.played % 2) as u8 + 1;
+        let (c, r) = (col as isize, self.heights[col] as isize);
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let mut run = 1;
+            for sign in [1, -1] {
+                let mut k = 1;
+                while self.at(c + sign * k * dc, r + sign * k * dr) == me {
+                    run += 1;
+                    k += 1;
+                }
+            }
+            run >= self.z
+        })
+    }
+
+    fn play(&mut self, col: usize) {
+        let me = (self.played % 2) as u8 + 1;
+        self.cells[self.heights[col] * self.width + col] = me;
+        self.heights[col] += 1;
+        self.played += 1;
+    }
+
+    /// r[solve.score], from its words: 0 for a draw; a win of the side to
+    /// move scores (cells + 1) / 2 + 1 minus the counters the winner has
+    /// played when its run is completed; a loss, minus the opponent's score.
+    fn minimax(&self, memo: &mut std::collections::HashMap<Vec<u8>, i32>) -> i32 {
+        if let Some(&s) = memo.get(&self.cells) {
+            return s;
+        }
+        let total = (self.width * self.height) as i32;
+        let mine_after_move = (self.played / 2) as i32 + 1;
+        let mut best: Option<i32> = None;
+        for col in 0..self.width {
+            if self.heights[col] == self.height {
+                continue;
+            }
+            let score = if self.completes(col) {
+                (total + 1) / 2 + 1 - mine_after_move
+            } else {
+                let mut next = self.clone();
+                next.play(col);
+                -next.minimax(memo)
+            };
+            best = Some(best.map_or(score, |b| b.max(score)));
+        }
+        let score = best.unwrap_or(0);
+        memo.insert(self.cells.clone(), score);
+        score
+    }
+}
+
+#[test]
+fn larger_and_odd_frames_agree_with_a_grid_minimax() {
+    // 7 x 7, 8 x 7 and 6 x 6 (issue 24's frames beyond 7 x 6), odd frames
+    // (49, 35, 25 and 63 cells), a 128-bit one, several line lengths: random
+    // games that complete no run, a dozen or so cells short of the end.
+    let mut rng = Rng::new(0x5EED_0FDD);
+    let mut solver = Solver::with_table_mb(2);
+    let (mut checked, mut decided) = (0, 0);
+    for (width, height, z, empty) in [
+        (7, 7, 4, 13),
+        (8, 7, 4, 13),
+        (6, 6, 4, 14),
+        (7, 5, 4, 14),
+        (5, 5, 4, 15),
+        (5, 5, 3, 13),
+        (9, 7, 4, 12),
+        (7, 7, 5, 14),
+        (6, 6, 3, 12),
+    ] {
+        let shape = Shape { width, height, z };
+        for _ in 0..5 {
+            // A game that never completes a run, restarted when stuck.
+            let (grid, moves) = loop {
+                let mut grid = Grid::new(width, height, z);
+                let mut moves = Vec::new();
+                while grid.played < width * height - empty {
+                    let open: Vec<usize> = (0..width)
+                        .filter(|&c| grid.heights[c] < height && !grid.completes(c))
+                        .collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    let c = open[rng.below(open.len() as u64) as usize];
+                    grid.play(c);
+                    moves.push(c);
+                }
+                if grid.played == width * height - empty {
+                    break (grid, moves);
+                }
+            };
+            let mut p = Position::new(shape);
+            for &c in &moves {
+                p.play_column(c);
+            }
+            let want = grid.minimax(&mut std::collections::HashMap::new());
+            solver.reset();
+            assert_eq!(
+                solver.solve(&p, false),
+                want,
+                "{width}x{height} z={z}: {}",
+                Position::moves_text(&moves)
+            );
+            solver.reset();
+            assert_eq!(solver.solve(&p, true), want.signum(), "weak");
+            checked += 1;
+            decided += usize::from(want != 0);
+        }
+    }
+    assert_eq!(checked, 45);
+    assert!(
+        decided >= 15,
+        "only {decided} of 45 positions are won or lost"
+    );
+}
+
+#[test]
+fn bounds_and_best_columns_agree_with_exact_scores() {
+    // Middle-Easy positions, and the same after one more move (some with a
+    // win at once, some lost): at_least_within is the exact score compared,
+    // and best_within's column has the best of every column's exact score.
+    let text = fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver/Test_L2_R1"),
+    )
+    .unwrap();
+    let mut solver = Solver::with_table_mb(8);
+    let mut checker = Solver::with_table_mb(8);
+    let mut checked = 0;
+    for (i, line) in text.lines().step_by(40).enumerate() {
+        let (moves, _) = line.split_once(' ').unwrap();
+        let mut p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        if i % 2 == 1 {
+            let c = (0..7)
+                .find(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .unwrap();
+            p.play_column(c);
+        }
+        checker.reset();
+        let score = checker.solve(&p, false);
+        for v in [score - 2, score - 1, score, score + 1, score + 2] {
+            solver.reset();
+            assert_eq!(
+                solver.at_least_within(&p, v, u64::MAX),
+                Some(score >= v),
+                "{moves} at least {v}"
+            );
+        }
+        for weak in [false, true] {
+            solver.reset();
+            let (got, column) = solver.best_within(&p, weak, u64::MAX).unwrap();
+            let want = if weak { score.signum() } else { score };
+            assert_eq!(got, want, "{moves}");
+            let column = column.unwrap();
+            let scores = checker.analyze(&p, false);
+            let best = scores.iter().flatten().max().copied();
+            if weak {
+                assert_eq!(
+                    scores[column].map(i32::signum),
+                    best.map(i32::signum),
+                    "{moves}"
+                );
+            } else {
+                assert_eq!(scores[column], best, "{moves}: {scores:?}");
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 25);
+    // A budget too small gives up.
+    let p = Position::from_moves(Shape::CLASSIC, "4444").unwrap();
+    solver.reset();
+    assert_eq!(solver.best_within(&p, false, 5_000), None);
+    assert_eq!(solver.at_least_within(&p, 1, 5_000), None);
+}

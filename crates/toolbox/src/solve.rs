@@ -66,20 +66,23 @@ fn solve_one(engine: &mut Solver, line: &[u8], request: &Request) -> Solved {
         Err(e) => return (format!("{moves} invalid: {e}"), None),
     };
     engine.reset();
-    let score = engine.solve(&position, request.weak);
-    let searched = engine.nodes();
-    let mut text = format!("{moves} {score}");
+    let mut text;
+    let searched;
     if request.best {
-        let width = request.shape.width;
-        let scores = engine.analyze(&position, request.weak);
-        let column = (0..width)
-            .filter(|&c| scores[c].is_some())
-            .max_by_key(|&c| (scores[c], std::cmp::Reverse(c.abs_diff(width / 2))));
+        let (score, column) = engine
+            .best_within(&position, request.weak, u64::MAX)
+            .expect("a search without a budget ends with a score");
+        searched = engine.nodes();
+        text = format!("{moves} {score}");
         text.push_str(
             &column
                 .and_then(|c| column_char(c + 1))
                 .map_or(" -".into(), |c| format!(" {c}")),
         );
+    } else {
+        let score = engine.solve(&position, request.weak);
+        searched = engine.nodes();
+        text = format!("{moves} {score}");
     }
     if request.stats {
         text.push_str(&format!(" nodes={searched}"));

@@ -216,6 +216,34 @@ fn solve_takes_the_empty_frame_letters_and_both_job_modes() {
 }
 
 #[test]
+fn solve_best_gives_a_column_of_the_best_exact_score() {
+    // Every column's exact score, by Pascal Pons' solver's analysis
+    // (`c4solver -a`): 4343: -2 0 0 5 0 -1 0 (column 4 scores 5);
+    // 3455: -6 -5 -3 -5 -3 -5 -6 (3 and 5 tie at -3: the one nearer the
+    // centre on the left, as centre_rank orders them); a position with a
+    // win at once; a lost one, where --weak names the most central column.
+    let out = cz(&["solve", "--best"], Some(b"4343\n3455\n121212\n"));
+    assert_eq!(out, "4343 5 4\n3455 -3 3\n121212 18 1\n");
+    let out = cz(&["solve", "--best", "--weak"], Some(b"4343\n3455\n"));
+    assert_eq!(out, "4343 1 4\n3455 -1 4\n");
+    // A full frame has no best column.
+    let out = cz(
+        &[
+            "solve",
+            "--best",
+            "--width",
+            "2",
+            "--height",
+            "1",
+            "--connect",
+            "2",
+        ],
+        Some(b"12\n"),
+    );
+    assert_eq!(out, "12 0 -\n");
+}
+
+#[test]
 fn book_is_made_resumed_and_read_back() {
     let scratch = Scratch::new("book");
     let path = scratch.path("5x4.book");

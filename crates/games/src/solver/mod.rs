@@ -65,7 +65,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use geometry::{Detector, Four, Geometry, Lines, NoLines, Runs};
-use search::{Limits, Pos, Search};
+use search::{Goal, Limits, Pos, Search};
 use table::Table;
 use word::Word;
 
@@ -425,21 +425,81 @@ impl Solver {
         self.search(p, weak, max_nodes)
     }
 
+    /// Whether the score of `p` is at least `value`, by one null-window
+    /// search (much cheaper than the exact score); `None` once `max_nodes`
+    /// more nodes have been searched.
+    pub fn at_least_within(&mut self, p: &Position, value: i32, max_nodes: u64) -> Option<bool> {
+        self.search_for(p, Goal::AtLeast(value), max_nodes)
+            .map(|r| r == 1)
+    }
+
     fn search(&mut self, p: &Position, weak: bool, budget: u64) -> Option<i32> {
-        if !p.shape().line_fits() {
-            return Some(0);
+        let goal = if weak { Goal::Sign } else { Goal::Exact };
+        self.search_for(p, goal, budget)
+    }
+
+    fn search_for(&mut self, p: &Position, goal: Goal, budget: u64) -> Option<i32> {
+        // r[solve.score]: a full frame is a draw; a run that cannot fit
+        // makes every position one.
+        if !p.shape().line_fits() || p.moves() >= p.shape().cells() {
+            return Some(match goal {
+                Goal::AtLeast(v) => i32::from(0 >= v),
+                _ => 0,
+            });
         }
         if self.shape != Some(p.shape()) {
             self.shape = Some(p.shape());
             self.table.clear();
         }
         let (score, nodes) = if p.shape().fits_64() {
-            dispatch::<u64>(&self.table, p, weak, budget, self.jobs)
+            dispatch::<u64>(&self.table, p, goal, budget, self.jobs)
         } else {
-            dispatch::<u128>(&self.table, p, weak, budget, self.jobs)
+            dispatch::<u128>(&self.table, p, goal, budget, self.jobs)
         };
         self.nodes += nodes;
         score
+    }
+
+    /// The score of `p` (with `weak`, its sign) and its best column
+    /// (0-based; `None` on a full frame): the most central column that
+    /// completes a run, else the most central one whose reply scores
+    /// exactly minus the position's score, found by one null-window search
+    /// per column tried (scoring every column exactly costs twice as much
+    /// or more: proving how long a losing column resists is the expensive
+    /// part). With `weak` on a lost position, every column loses, and the
+    /// most central is given. `None` once `max_nodes` more nodes have been
+    /// searched.
+    pub fn best_within(
+        &mut self,
+        p: &Position,
+        weak: bool,
+        max_nodes: u64,
+    ) -> Option<(i32, Option<usize>)> {
+        let start = self.nodes;
+        let score = self.solve_within(p, weak, max_nodes)?;
+        let shape = p.shape();
+        let mut columns: Vec<usize> = (0..shape.width).filter(|&c| p.can_play(c)).collect();
+        columns.sort_by_key(|&c| shape.centre_rank(c));
+        if let Some(&c) = columns.iter().find(|&&c| p.is_winning_move(c)) {
+            return Some((score, Some(c)));
+        }
+        if weak && score < 0 {
+            return Some((score, columns.first().copied()));
+        }
+        for &c in &columns {
+            let mut child = *p;
+            child.play_column(c);
+            let left = max_nodes.saturating_sub(self.nodes - start);
+            // The reply scores at most -score exactly when it does not
+            // score at least 1 - score (with `weak`: a loss for a win, at
+            // most a draw for a draw).
+            if !self.at_least_within(&child, 1 - score, left)? {
+                return Some((score, Some(c)));
+            }
+        }
+        // Only a full frame has no column; a score is always some column's.
+        debug_assert!(columns.is_empty(), "no column keeps the score {score}");
+        Some((score, columns.first().copied()))
     }
 
     /// Scores of every column (0-based) for the side to move; `None` for a
@@ -463,14 +523,14 @@ impl Solver {
 }
 
 /// Picks the line detector once per search.
-fn dispatch<W: Word>(table: &Table, p: &Position, weak: bool, budget: u64, jobs: usize) -> Outcome {
+fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs: usize) -> Outcome {
     let g = p.shape().geometry::<W>();
     let pos = p.narrow::<W>();
     match g.detector() {
-        Detector::None => run::<W, NoLines>(g, table, pos, weak, budget, jobs),
-        Detector::Four => run::<W, Four>(g, table, pos, weak, budget, jobs),
-        Detector::Short => run::<W, Runs<8>>(g, table, pos, weak, budget, jobs),
-        Detector::Long => run::<W, Runs<128>>(g, table, pos, weak, budget, jobs),
+        Detector::None => run::<W, NoLines>(g, table, pos, goal, budget, jobs),
+        Detector::Four => run::<W, Four>(g, table, pos, goal, budget, jobs),
+        Detector::Short => run::<W, Runs<8>>(g, table, pos, goal, budget, jobs),
+        Detector::Long => run::<W, Runs<128>>(g, table, pos, goal, budget, jobs),
     }
 }
 
@@ -480,7 +540,7 @@ fn run<W: Word, L: Lines<W>>(
     g: Geometry<W>,
     table: &Table,
     p: Pos<W>,
-    weak: bool,
+    goal: Goal,
     budget: u64,
     jobs: usize,
 ) -> Outcome {
@@ -492,7 +552,7 @@ fn run<W: Word, L: Lines<W>>(
             stop: &stop,
         };
         let mut search = Search::<W, L>::new(g, table.view::<W>(), limits, helper);
-        let score = search.solve(p, weak);
+        let score = search.solve(p, goal);
         if !search.aborted {
             stop.store(true, Relaxed);
             let mut slot = answer.lock().unwrap_or_else(|e| e.into_inner());
@@ -522,7 +582,8 @@ mod tests {
 
     /// Solves `p` with word `W`, on a fresh table.
     fn score_with<W: Word>(p: &Position, weak: bool) -> Option<i32> {
-        dispatch::<W>(&Table::new(2), p, weak, u64::MAX, 1).0
+        let goal = if weak { Goal::Sign } else { Goal::Exact };
+        dispatch::<W>(&Table::new(2), p, goal, u64::MAX, 1).0
     }
 
     #[test]

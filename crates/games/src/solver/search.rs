@@ -86,6 +86,17 @@ struct Move<W> {
     score: u32,
 }
 
+/// What a search is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Goal {
+    /// The exact score.
+    Exact,
+    /// Its sign only (a weak solve).
+    Sign,
+    /// Whether the score is at least this value.
+    AtLeast(i32),
+}
+
 /// Why a search stopped early.
 pub(crate) struct Limits<'a> {
     /// Node count after which it gives up.
@@ -133,15 +144,20 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         }
     }
 
-    /// The exact score of `p` (r[solve.score]); with `weak`, only its sign.
-    /// `p` is not won and has a run that fits. Returns 0 with `aborted`
-    /// set when a limit stopped it.
-    pub fn solve(&mut self, p: Pos<W>, weak: bool) -> i32 {
+    /// What `goal` asks of `p`: its exact score (r[solve.score]), its sign,
+    /// or 1 when its score is at least a value and 0 when it is not. `p` is
+    /// not won and has a run that fits. Returns 0 with `aborted` set when a
+    /// limit stopped it.
+    pub fn solve(&mut self, p: Pos<W>, goal: Goal) -> i32 {
         let cells = self.g.cells();
         let threats = p.opponent_wins::<L>(&self.g);
         if !(p.own_wins::<L>(&self.g) & p.possible(&self.g)).is_zero() {
             let score = win_score(cells, p.moves);
-            return if weak { score.signum() } else { score };
+            return match goal {
+                Goal::Exact => score,
+                Goal::Sign => score.signum(),
+                Goal::AtLeast(v) => i32::from(score >= v),
+            };
         }
         // No win now: at best the side to move wins with its next counter but
         // one, at worst the opponent wins with its next.
@@ -149,11 +165,25 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             -win_score(cells, p.moves + 1),
             win_score(cells, p.moves + 2),
         );
-        if weak {
-            min = min.max(-1);
-            max = max.min(1);
-        }
         self.root_moves = p.moves;
+        match goal {
+            Goal::Exact => {}
+            Goal::Sign => {
+                min = min.max(-1);
+                max = max.min(1);
+            }
+            Goal::AtLeast(v) => {
+                // One null-window search: is the score above v - 1?
+                if v <= min {
+                    return 1;
+                }
+                if v > max {
+                    return 0;
+                }
+                let r = self.negamax(p, threats, v - 1, v);
+                return if self.aborted { 0 } else { i32::from(r >= v) };
+            }
+        }
         // Null-window searches narrow [min, max] to the score.
         while min < max {
             let mut med = min + (max - min) / 2;
@@ -172,7 +202,11 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
                 min = r;
             }
         }
-        if weak { min.signum() } else { min }
+        if goal == Goal::Sign {
+            min.signum()
+        } else {
+            min
+        }
     }
 
     /// Negamax with alpha-beta. `p` has no immediate win for the side to
