@@ -45,7 +45,8 @@ pub use nat::Nat;
 #[cfg(any(test, feature = "test-hooks"))]
 pub use read::judge_chunked;
 pub use read::{
-    judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader, judge_reader_with,
+    command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
+    judge_reader_with,
 };
 pub use rules::{Unwinnable, unwinnable, winnable};
 pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};

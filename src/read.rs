@@ -80,6 +80,19 @@ pub fn judge_path(path: &Path) -> Report {
     judge_path_with(path, Judge::new())
 }
 
+/// The line the `connectz` command prints for its arguments (the
+/// program's name left out): the code of the one file given, else the
+/// brief's usage message (r[code.output], r[code.args]). The `connectz`
+/// binary and the Python package's `connectz` command both print it.
+pub fn command_line(args: &[std::ffi::OsString]) -> String {
+    match args {
+        [path] => judge_path(Path::new(path)).code().to_string(),
+        // r[code.args], r[decision.arguments]: the brief's message, byte for
+        // byte, to standard out, exit status 0.
+        _ => crate::USAGE.to_string(),
+    }
+}
+
 /// [`judge_path`] with a judge of the caller's making.
 pub fn judge_path_with(path: &Path, judge: Judge) -> Report {
     match File::open(path) {

@@ -449,6 +449,29 @@ fn out_of_memory(ended: &Ended, stderr: &[u8], peak: Option<u64>, limits: Limits
 
 static CANDIDATE_GROUP: AtomicI32 = AtomicI32::new(0);
 
+/// The program that runs `cz`, when it is not this process's executable.
+static OWN_PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Says which program runs `cz` when it is not this process's executable:
+/// the Python package's `cz` command runs inside an interpreter, so its
+/// supervisors are started as that command, not as the interpreter.
+pub fn set_own_program(path: PathBuf) {
+    let _ = OWN_PROGRAM.set(path);
+}
+
+/// The program that runs `cz` (the one [`set_own_program`] gave, else
+/// this process's executable): supervisors are started as it, with
+/// [`SUPERVISE`] as their first argument.
+///
+/// # Errors
+/// The executable cannot be found.
+pub fn own_program() -> io::Result<PathBuf> {
+    match OWN_PROGRAM.get() {
+        Some(path) => Ok(path.clone()),
+        None => std::env::current_exe(),
+    }
+}
+
 /// The supervisor: `cz __supervise TIMEOUT_US MEMORY OUTPUT STDOUT STDERR
 /// REPORT PROGRAM [ARGS...]`. Never returns. Asked to end (SIGTERM, SIGINT,
 /// or its parent's death, which sends it SIGTERM), it ends its candidate and

@@ -1,13 +1,12 @@
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use connectz_toolbox::check::{Candidate, Progress, corpus};
-use connectz_toolbox::grade::journal::Key;
-use connectz_toolbox::grade::{self, ClassReport, Settings, perf};
-use connectz_toolbox::sandbox;
-use connectz_toolbox::{Context, Result};
+use crate::check::{Candidate, Progress, corpus};
+use crate::grade::journal::Key;
+use crate::grade::{self, ClassReport, Settings, perf};
+use crate::sandbox;
+use crate::{Context, Result};
 
 use super::check::Common;
 
@@ -67,7 +66,7 @@ fn parse_scale(text: &str) -> std::result::Result<f64, String> {
     super::above_zero_at_most(text, 100.0, "")
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let entries = match &args.each {
         Some(template) => grade::each(template, &args.inputs)?,
         None => match &args.inputs[..] {
@@ -183,11 +182,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let report = report?;
     out.write_all(grade::text::report(&report).as_bytes())?;
-    Ok(if report.all_passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if report.all_passed() { 0 } else { 1 })
 }
 
 fn write_reports(args: &Args, report: &ClassReport, cases: usize) -> Result<()> {
@@ -218,7 +213,7 @@ fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 fn reference(given: Option<PathBuf>) -> Result<PathBuf> {
     let path = match given {
         Some(path) => path,
-        None => std::env::current_exe()
+        None => crate::sandbox::own_program()
             .context("cannot find cz itself")?
             .with_file_name("connectz"),
     };

@@ -1,10 +1,9 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use crate::{Context, Result};
 use connectz_explain::account;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_toolbox::{Context, Result};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,7 +14,7 @@ pub struct Args {
     output: PathBuf,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let report = connectz::judge_path_with(&args.file, account::keeping_board());
     let title = args
         .file
@@ -36,7 +35,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     let svg = draw(&picture);
     if args.output.as_os_str() == "-" {
         out.write_all(svg.as_bytes())?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     }
     std::fs::write(&args.output, svg).context(args.output.display().to_string())?;
     let code = report.code();
@@ -46,5 +45,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         args.output.display(),
         code.name()
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

@@ -1,11 +1,10 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use connectz_toolbox::Result;
-use connectz_toolbox::batch::{judge_all, report, walk};
+use crate::Result;
+use crate::batch::{judge_all, report, walk};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,7 +16,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let walk = walk(&args.paths);
     for path in &walk.special {
         eprintln!(
@@ -53,5 +52,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         judged
     });
     report(&judged, args.json, &mut *out)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

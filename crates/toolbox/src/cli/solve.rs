@@ -1,9 +1,8 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use connectz_toolbox::solve::{Request, check_frame, solve_positions};
-use connectz_toolbox::{Result, input};
+use crate::solve::{Request, check_frame, solve_positions};
+use crate::{Result, input};
 
 use super::{FrameArgs, SearchArgs};
 
@@ -26,7 +25,7 @@ pub struct Args {
     search: SearchArgs,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
     let text = input::read(args.file.as_deref())?;
@@ -39,9 +38,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         jobs: args.search.jobs(),
     };
     let failed = solve_positions(&text, request, &mut *out)?;
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if failed == 0 { 0 } else { 1 })
 }

@@ -1,13 +1,10 @@
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
 use std::time::Duration;
 
-use connectz_toolbox::check::{
-    Candidate, Options, Policy, Progress, check, corpus, generated, pool,
-};
-use connectz_toolbox::sandbox::{self, Limits, Sandbox};
-use connectz_toolbox::{Context, Result};
+use crate::check::{Candidate, Options, Policy, Progress, check, corpus, generated, pool};
+use crate::sandbox::{self, Limits, Sandbox};
+use crate::{Context, Result};
 
 /// What `cz check` and `cz grade` share: the cases and the limits of a run.
 #[derive(clap::Args)]
@@ -73,7 +70,7 @@ pub struct Args {
     command: Vec<OsString>,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let sandbox = args.common.sandbox()?;
     let cases = || {
         corpus()
@@ -104,11 +101,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let report = report?;
     out.write_all(report.text().as_bytes())?;
-    Ok(if report.defined_failures() == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if report.defined_failures() == 0 { 0 } else { 1 })
 }
 
 /// `--timeout`: seconds, more than 0 and at most a day.
@@ -129,7 +122,7 @@ fn new_sandbox(timeout: Duration, memory_mb: u64) -> Result<Sandbox> {
         sandbox::clean_up_on_interrupt();
         std::process::exit(130);
     });
-    let exe = std::env::current_exe().context("cannot find cz itself")?;
+    let exe = sandbox::own_program().context("cannot find cz itself")?;
     let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
     let limits = Limits {
         timeout,

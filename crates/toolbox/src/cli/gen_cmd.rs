@@ -1,11 +1,10 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use crate::{Context, Error, Result};
 use clap::ValueEnum;
 use connectz::Code;
 use connectz_gen::{Frame, Workload, game_with_code, workload};
-use connectz_toolbox::{Context, Error, Result};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,7 +46,7 @@ enum WorkloadArg {
     Sparse,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let mut sink: Box<dyn Write + '_> = match &args.output {
         Some(path) => Box::new(std::fs::File::create(path).context(path.display().to_string())?),
         None => Box::new(out),
@@ -76,5 +75,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         sink.write_all(&bytes)?;
     }
     sink.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

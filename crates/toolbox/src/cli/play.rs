@@ -1,11 +1,10 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use crate::session::{Options, session};
+use crate::{Context, Result};
 use clap::ValueEnum;
 use connectz_games::engine::{self, Level, MAX_SIDE, connectz_file};
-use connectz_toolbox::session::{Options, session};
-use connectz_toolbox::{Context, Result};
 
 use super::FrameArgs;
 
@@ -40,7 +39,7 @@ enum FirstArg {
     Engine,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let frame = args.frame;
     if frame.width == 0 || frame.height == 0 || frame.connect == 0 {
         return Err("the frame's numbers must be positive".into());
@@ -84,5 +83,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
             .context(path.display().to_string())?;
         writeln!(out, "saved {} moves to {}", moves.len(), path.display())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

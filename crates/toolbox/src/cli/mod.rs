@@ -1,12 +1,12 @@
-//! The subcommands of `cz`, one module each: its arguments and a `run` of a
-//! few lines over the libraries.
+//! `cz`'s command line: the subcommands, one module each (its arguments
+//! and a `run` of a few lines over the libraries), and [`main`], which the
+//! `cz` binary and the Python package's `cz` command both call.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::process::ExitCode;
 
+use crate::Result;
 use clap::{Parser, Subcommand};
 use connectz_explain::draw::Style;
-use connectz_toolbox::Result;
 
 mod batch;
 mod board;
@@ -26,13 +26,13 @@ mod solve;
     version,
     about = "The toolbox around the ConnectZ reference judge"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Explain a verdict: code, rule, line, why, and the final board.
     Explain(explain::Args),
     /// Draw the final board as an SVG picture.
@@ -57,8 +57,29 @@ pub enum Command {
     Grade(grade::Args),
 }
 
+/// Runs `cz` with `args` (the first is the program's name), as the `cz`
+/// binary does (a supervisor's arguments: supervises, and never returns;
+/// see [`crate::sandbox`]): prints what the subcommand prints and returns its exit
+/// status (2, with the error on standard error, when it fails). For
+/// `--help`, `--version` and bad arguments it prints and ends the process
+/// at once, as clap does.
+pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    // The supervisor of one run of `cz check` (see crate::sandbox).
+    if args.get(1).is_some_and(|a| a == crate::sandbox::SUPERVISE) {
+        crate::sandbox::supervise(&args[2..]);
+    }
+    match run(Cli::parse_from(args).command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("cz: {e}");
+            2
+        }
+    }
+}
+
 /// Runs a subcommand, writing to standard out.
-pub fn run(command: Command) -> Result<ExitCode> {
+pub(crate) fn run(command: Command) -> Result<u8> {
     let mut out = BufWriter::new(io::stdout().lock());
     let code = match command {
         Command::Explain(args) => explain::run(args, &mut out)?,

@@ -1,9 +1,8 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use crate::{Error, Result, input};
 use connectz_games::snapshot::{self, Answer, Side};
-use connectz_toolbox::{Error, Result, input};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,7 +28,7 @@ pub struct Args {
     no_gravity: bool,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let grid = input::read(args.file.as_deref())?;
     let (position, judgement) =
         snapshot::judge_grid(&grid, args.z, args.first, args.empty, !args.no_gravity)
@@ -42,7 +41,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     // r[board.undecided]: its own exit status.
     if judgement.answer == Answer::Undecided {
-        return Ok(ExitCode::from(3));
+        return Ok(3);
     }
     if args.runs {
         for line in position.runs(args.z) {
@@ -60,5 +59,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
             )?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

@@ -1,9 +1,8 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use crate::{Result, input};
 use connectz_games::rotate;
-use connectz_toolbox::{Result, input};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -11,8 +10,8 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let text = input::read_text(args.file.as_deref())?;
     out.write_all(rotate::solve(&text)?.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

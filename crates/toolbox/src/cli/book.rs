@@ -1,10 +1,9 @@
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use connectz_toolbox::Result;
-use connectz_toolbox::book::{Request, build};
-use connectz_toolbox::solve::check_frame;
+use crate::Result;
+use crate::book::{Request, build};
+use crate::solve::check_frame;
 
 use super::{FrameArgs, SearchArgs};
 
@@ -24,7 +23,7 @@ pub struct Args {
     search: SearchArgs,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
+pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
     let request = Request {
@@ -35,5 +34,5 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<ExitCode> {
         table_mb: args.search.table_mb(),
     };
     build(&args.file, request, out)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
