@@ -1,6 +1,7 @@
 //! An opening book: scores of every position of the first plies, made by
-//! the project's own solver (`cz book`), so that the perfect engine plays
-//! exact moves where a search within a second cannot.
+//! the project's own solver (`cz book`): a table of game values to look up
+//! or build on. (The perfect engine plays from a [`plan`](crate::plan),
+//! which holds only the positions it can meet, with exact scores.)
 //!
 //! The text form, one entry a line after a header:
 //!
@@ -258,16 +259,6 @@ impl Book {
     }
 }
 
-/// The book shipped for 7 x 6, runs of 4 (made by `cz book`; its header
-/// says its depth).
-pub fn classic() -> &'static Book {
-    static BOOK: std::sync::OnceLock<Book> = std::sync::OnceLock::new();
-    BOOK.get_or_init(|| {
-        Book::parse(include_str!("../book/7x6.book"))
-            .unwrap_or_else(|_| Book::new(crate::solver::Shape::CLASSIC, 0, true))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,17 +382,5 @@ mod tests {
             Book::parse(&format!("{}\n9 1\n1 1\n", header(shape, 1, true))),
             Err(BookError::Entry { line: 2, .. })
         ));
-    }
-
-    #[test]
-    fn the_shipped_book_is_read() {
-        let book = classic();
-        assert_eq!(book.shape(), Shape::CLASSIC);
-        assert!(!book.is_empty(), "the shipped book has entries");
-        // The empty board: the first player wins, in the centre.
-        assert_eq!(
-            book.score(&Position::new(Shape::CLASSIC)).map(i32::signum),
-            Some(1)
-        );
     }
 }

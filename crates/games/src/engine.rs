@@ -1,5 +1,5 @@
 //! The game engine of `cz play`, on any frame. On frames whose bitboard fits
-//! in 128 bits, the perfect level uses the opening book (7 x 6), else the
+//! in 128 bits, the perfect level uses its opening plan (7 x 6), else the
 //! exact solver for as long as it takes (never a heuristic), and the medium
 //! level a depth-limited search; on larger frames it plays one-ply tactics:
 //! win, block, never hand over a win, keep to the centre.
@@ -17,7 +17,7 @@ pub enum Level {
     Easy,
     /// Iterative deepening with a heuristic, about a quarter second a move.
     Medium,
-    /// The opening book, else the exact solver, for as long as it takes:
+    /// The opening plan, else the exact solver, for as long as it takes:
     /// every move keeps the position's value and has the best exact score
     /// (the soonest win, else a draw, else the longest resistance).
     Perfect,
@@ -64,7 +64,7 @@ pub fn choose(
 }
 
 /// [`choose`], calling `thinking` before the perfect engine solves a
-/// position without a bound on its time (no book entry, and no proof
+/// position without a bound on its time (no plan entry, and no proof
 /// within [`EXACT_NODES`]), so that a player can be told to wait.
 pub fn choose_with(
     options: &Options,
@@ -104,68 +104,34 @@ pub fn choose_with(
             }
         }
         Level::Perfect => {
-            // The opening book; else exact scores of every column within one
-            // node budget for all, else their signs within another; else a
-            // search in the time left.
-            let book = crate::book::classic();
-            if book.shape() == shape
-                && let Some((column, score)) = book.best(&p)
-            {
+            // The plan (7 x 6: every position the engine can meet in the
+            // first plies); else the solver.
+            let plan = crate::plan::classic();
+            if let Some((column, score)) = plan.get(&p) {
                 return Choice {
                     column,
-                    evaluation: if book.weak() {
-                        format!("{} (opening book)", weak_words(score))
-                    } else {
-                        format!("{} (opening book)", exact_words(score, cells))
-                    },
+                    evaluation: format!("{} (opening plan)", exact_words(score, cells)),
                 };
             }
-            // Never a heuristic: the exact scores of every column, within a
-            // budget, else for as long as they take.
-            let (score, column) =
-                solve_columns(solver, &p, &playable, EXACT_NODES).unwrap_or_else(|| {
+            // Never a heuristic: the exact score and a column that keeps
+            // it, within a budget, else for as long as they take.
+            solver.reset();
+            let (score, column) = solver
+                .best_within(&p, false, EXACT_NODES)
+                .unwrap_or_else(|| {
                     thinking();
-                    solve_columns(solver, &p, &playable, u64::MAX)
+                    solver.reset();
+                    solver
+                        .best_within(&p, false, u64::MAX)
                         .expect("a search without a budget ends with a score")
                 });
+            let column = column.unwrap_or(playable[0]);
             Choice {
                 column,
                 evaluation: exact_words(score, cells),
             }
         }
         Level::Medium => deepening(&p, Duration::from_millis(250)),
-    }
-}
-
-/// The best column and its exact score (the soonest win, else a draw,
-/// else the longest resistance), when the solver scores every column
-/// within `budget` nodes.
-fn solve_columns(
-    solver: &mut Solver,
-    p: &Position,
-    playable: &[usize],
-    budget: u64,
-) -> Option<(i32, usize)> {
-    solver.reset();
-    let mut best: Option<(i32, usize)> = None;
-    for &c in &centre_first(playable, p.shape()) {
-        let mut child = *p;
-        child.play_column(c);
-        let left = budget.saturating_sub(solver.nodes());
-        let s = -solver.solve_within(&child, false, left)?;
-        if best.is_none_or(|(b, _)| s > b) {
-            best = Some((s, c));
-        }
-    }
-    best
-}
-
-/// The sign of a score in words, for the side that just chose.
-fn weak_words(score: i32) -> String {
-    match score.signum() {
-        1 => "exact: wins against any defence".into(),
-        0 => "exact: draw with best play".into(),
-        _ => "exact: loses against best play".into(),
     }
 }
 

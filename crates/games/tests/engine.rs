@@ -1,7 +1,8 @@
 //! The engine's choices in positions with a known answer.
 
 use connectz_games::engine::{Level, Options, choose};
-use connectz_games::solver::{Shape, Solver};
+use connectz_games::plan::{Plan, classic};
+use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
 
 #[test]
@@ -55,74 +56,100 @@ fn engines_take_wins_and_block_lines() {
     );
 }
 
+/// The exact score of `p` as the plan knows it: an entry, or a win at once.
+fn planned(plan: &Plan, p: &Position) -> Option<i32> {
+    if p.can_win_next() {
+        return Some(p.shape().win_score(p.moves()));
+    }
+    plan.get(p).map(|(_, score)| score)
+}
+
+/// Every entry of the shipped plan whose opponent's replies are all in it
+/// is the worst of them for the engine (the engine's move is fixed, the
+/// opponent picks), and the engine plays the plan's column in each.
 #[test]
-fn the_perfect_engine_opens_from_the_book_and_keeps_the_value() {
-    use connectz_games::book::{self, classic};
-    let book = classic();
-    assert!(book.depth() >= 1, "the shipped book covers the first move");
+fn the_shipped_plan_is_consistent_and_the_engine_plays_it() {
+    let plan = classic();
+    let shape = Shape::CLASSIC;
+    assert_eq!(plan.shape(), shape);
     let options = Options {
-        shape: Shape::CLASSIC,
+        shape,
         level: Level::Perfect,
     };
     let mut solver = Solver::with_table_mb(2);
-    let first = choose(&options, &[], &mut |_| 0, &mut solver);
-    assert_eq!(first.column, 3, "the centre wins");
-    assert!(first.evaluation.contains("opening book"), "{first:?}");
-    // Every position before the book's last ply: the engine answers from the
-    // book, and its move keeps the position's value.
-    for (moves, p) in book::positions(Shape::CLASSIC, book.depth() - 1) {
+    let (mut entries, mut inner) = (0, 0);
+    for line in plan.to_text().lines().skip(1) {
+        let moves = line.split(' ').next().unwrap();
+        let p = Position::from_moves(shape, moves).unwrap();
+        let (column, score) = plan.get(&p).unwrap();
+        entries += 1;
         let played: Vec<usize> = if moves == "." {
             Vec::new()
         } else {
             moves.bytes().map(|b| usize::from(b - b'1')).collect()
         };
         let choice = choose(&options, &played, &mut |_| 0, &mut solver);
-        assert!(
-            choice.evaluation.contains("opening book"),
-            "{moves}: {choice:?}"
-        );
-        let mut child = p;
-        child.play_column(choice.column);
-        let value = book.score(&p).expect("in the book");
-        let kept = if p.is_winning_move(choice.column) {
-            1
-        } else {
-            -book
-                .score(&child)
-                .expect("the move's position is in the book")
-        };
-        assert_eq!(kept.signum(), value.signum(), "{moves}");
+        assert_eq!(choice.column, column, "{moves}");
+        assert!(choice.evaluation.contains("opening plan"), "{choice:?}");
+        if p.moves() as usize + 2 > plan.plies() {
+            continue;
+        }
+        // r[solve.score]: the engine's move, then the opponent's best reply.
+        let mut after = p;
+        after.play_column(column);
+        let replies = (0..shape.width).filter(|&r| after.can_play(r)).map(|r| {
+            if after.is_winning_move(r) {
+                Some(-shape.win_score(after.moves()))
+            } else {
+                let mut next = after;
+                next.play_column(r);
+                if next.moves() == shape.cells() {
+                    Some(0)
+                } else {
+                    planned(plan, &next)
+                }
+            }
+        });
+        let worst = replies
+            .collect::<Option<Vec<i32>>>()
+            .expect("every reply in the plan");
+        assert_eq!(Some(score), worst.into_iter().min(), "entry {moves}");
+        inner += 1;
     }
+    assert!(
+        entries >= inner && inner > 0,
+        "{entries} entries, {inner} inner"
+    );
 }
 
+/// A random sample of the plan's deepest entries, re-solved: the exact
+/// score, and the column keeps it (every entry: `cargo bench --bench engine
+/// -- --plan`).
 #[test]
-fn shipped_book_entries_are_what_the_solver_says() {
-    use connectz_games::book::{self, classic};
-    let book = classic();
-    let deepest: Vec<_> = book::positions(Shape::CLASSIC, book.depth())
-        .into_iter()
-        .filter(|(_, p)| p.moves() as usize == book.depth())
+fn shipped_plan_entries_are_what_the_solver_says() {
+    let plan = classic();
+    let lines: Vec<String> = plan.to_text().lines().skip(1).map(String::from).collect();
+    let deep: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.split(' ').next().unwrap().len() + 3 >= plan.plies())
         .collect();
-    assert!(!deepest.is_empty());
-    // Every entry above the last ply is the best of its moves' entries.
-    for (moves, p) in book::positions(Shape::CLASSIC, book.depth() - 1) {
-        let (_, best) = book.best(&p).expect("every move's entry");
-        assert_eq!(book.score(&p), Some(best), "entry {moves}");
-    }
-    // One of the deepest entries, picked at random, re-solved on both cores
-    // (about a minute).
-    let mut solver = Solver::with_table_mb(256).with_jobs(2);
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..1 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let (moves, p) = &deepest[state as usize % deepest.len()];
+    assert!(!deep.is_empty());
+    let mut rng = Rng::new(u64::from(std::process::id()));
+    let mut solver = Solver::with_table_mb(64);
+    for _ in 0..4 {
+        let line = deep[rng.below(deep.len() as u64) as usize];
+        let moves = line.split(' ').next().unwrap();
+        let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        let (column, score) = plan.get(&p).unwrap();
+        solver.reset();
+        assert_eq!(solver.solve(&p, false), score, "entry {line}");
+        let mut child = p;
+        child.play_column(column);
         solver.reset();
         assert_eq!(
-            Some(solver.solve(p, book.weak())),
-            book.score(p),
-            "book entry {moves}"
+            -solver.solve(&child, false),
+            score,
+            "entry {line}: its column"
         );
     }
 }

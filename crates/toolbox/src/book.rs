@@ -8,7 +8,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use connectz_games::book::{self, Book};
-use connectz_games::solver::Shape;
+use connectz_games::plan::{self, Plan};
+use connectz_games::solver::{Shape, Solver};
 
 use crate::solve::{Request as SolveRequest, solve_positions};
 use crate::{Context, Error, Result};
@@ -126,5 +127,144 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
     fs::write(&temporary, finished.to_text()).context(temporary.display().to_string())?;
     fs::rename(&temporary, path).context(path.display().to_string())?;
     writeln!(log, "book {}: {} entries", path.display(), finished.len())?;
+    Ok(finished)
+}
+
+/// What plan to make.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanRequest {
+    /// The frame.
+    pub shape: Shape,
+    /// The positions the engine can meet in this many plies.
+    pub plies: usize,
+    /// Threads.
+    pub jobs: usize,
+    /// Megabytes of table per thread.
+    pub table_mb: usize,
+}
+
+/// Makes (or completes) the perfect engine's plan at `path`
+/// ([`connectz_games::plan`]): ply by ply, the positions the engine can
+/// meet, each given its exact score and best column by the solver, side by
+/// side (a ply of fewer positions than threads: one at a time, every
+/// thread on it), each entry appended as it is found, so that an
+/// interrupted run resumes where it stopped. Writes progress to `log`.
+///
+/// # Errors
+/// The file cannot be read or written, or holds a plan of another frame.
+pub fn build_plan(path: &Path, request: PlanRequest, log: &mut dyn Write) -> Result<Plan> {
+    let PlanRequest {
+        shape,
+        plies,
+        jobs,
+        table_mb,
+    } = request;
+    let bad = |e: book::BookError| Error::new(format!("{}: {e}", path.display()));
+    let mut plan = match fs::read_to_string(path) {
+        Ok(text) => {
+            let old = Plan::parse(&text).map_err(bad)?;
+            if old.shape() != shape {
+                return Err(Error::new(format!(
+                    "{} holds a plan for another frame: {}",
+                    path.display(),
+                    text.lines().next().unwrap_or("")
+                )));
+            }
+            if !text.ends_with('\n') {
+                let whole = text.rsplit_once('\n').map_or("", |(whole, _)| whole);
+                fs::write(path, format!("{whole}\n")).context(path.display().to_string())?;
+            }
+            old
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fs::write(path, format!("{}\n", plan::header(shape, plies)))
+                .context(path.display().to_string())?;
+            Plan::new(shape, plies)
+        }
+        Err(e) => return Err(Error::from(e)),
+    };
+    writeln!(
+        log,
+        "plan {}: positions the engine can meet in {plies} plies, {} known",
+        path.display(),
+        plan.len()
+    )?;
+    log.flush()?;
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .context(path.display().to_string())?;
+    let out = std::sync::Mutex::new(LineWriter::new(file));
+    let jobs = jobs.max(1);
+    for ply in 0..=plies {
+        let missing = plan.missing(ply);
+        if missing.is_empty() {
+            continue;
+        }
+        let started = Instant::now();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let found = std::sync::Mutex::new(Vec::new());
+        let (workers, threads) = if missing.len() < jobs {
+            (1, jobs)
+        } else {
+            (jobs, 1)
+        };
+        let failed: Option<Error> = std::thread::scope(|scope| {
+            let work = || -> Result<()> {
+                let mut solver = Solver::try_with_table_mb(table_mb)
+                    .map_err(Error::new)?
+                    .with_jobs(threads);
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((moves, p)) = missing.get(i) else {
+                        return Ok(());
+                    };
+                    solver.reset();
+                    let (score, column) = solver
+                        .best_within(p, false, u64::MAX)
+                        .expect("a search without a budget ends with a score");
+                    let column = column.expect("a position of the plan has a column with room");
+                    let letter = connectz_games::solver::column_char(column + 1).unwrap_or('?');
+                    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+                    writeln!(out, "{moves} {score} {letter}")?;
+                    found.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        moves.clone(),
+                        *p,
+                        score,
+                        column,
+                    ));
+                }
+            };
+            let handles: Vec<_> = (0..workers).map(|_| scope.spawn(work)).collect();
+            handles
+                .into_iter()
+                .filter_map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::new("a worker failed")))
+                        .err()
+                })
+                .next()
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        for (moves, p, score, column) in found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            plan.insert(&moves, &p, score, column);
+        }
+        writeln!(
+            log,
+            "  ply {ply}: {} positions in {:.1} s",
+            missing.len(),
+            started.elapsed().as_secs_f64()
+        )?;
+        log.flush()?;
+    }
+    drop(out);
+    let temporary = path.with_extension("plan.partial");
+    let wanted = plies.max(plan.plies());
+    let finished = plan.with_plies(wanted);
+    fs::write(&temporary, finished.to_text()).context(temporary.display().to_string())?;
+    fs::rename(&temporary, path).context(path.display().to_string())?;
+    writeln!(log, "plan {}: {} entries", path.display(), finished.len())?;
     Ok(finished)
 }

@@ -293,6 +293,48 @@ fn book_is_made_resumed_and_read_back() {
 }
 
 #[test]
+fn a_plan_is_made_resumed_and_is_what_solve_best_says() {
+    let scratch = Scratch::new("plan");
+    let path = scratch.path("5x4.plan");
+    let path_text = path.to_str().unwrap();
+    let run = |jobs: &'static str| {
+        let args: Vec<&str> = [
+            &["book", path_text, "--plan", "--depth", "6", "--jobs", jobs][..],
+            &FRAME_5X4_3[..],
+        ]
+        .concat();
+        cz(&args, None)
+    };
+    let log = run("2");
+    assert!(log.contains("ply 6:"), "{log}");
+    let whole = fs::read_to_string(&path).unwrap();
+    assert!(whole.starts_with("# connectz plan: width 5 height 4 connect 3 plies 6\n. "));
+    // Every entry is `cz solve --best`'s score and column.
+    let entries: String = whole.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let positions: String = entries
+        .lines()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let solved = cz(
+        &[&["solve", "--best"], &FRAME_5X4_3[..]].concat(),
+        Some(positions.as_bytes()),
+    );
+    assert_eq!(solved, entries);
+    assert!(entries.lines().count() > 50);
+    // Interrupted anywhere, even inside a line or before a later ply's
+    // positions are known, a run completes the same plan.
+    for cut in [60, 61, whole.len() / 3, whole.len() - 1] {
+        fs::write(&path, &whole[..cut]).unwrap();
+        run("1");
+        assert_eq!(fs::read_to_string(&path).unwrap(), whole, "cut at {cut}");
+    }
+    // A plan of another frame is refused, and left alone.
+    let out = run_cz(&["book", path_text, "--plan", "--width", "6"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&path).unwrap(), whole);
+}
+
+#[test]
 fn solve_frame_and_table_limits_just_below_at_and_above() {
     // Width: 35 is the last column a character names (z); 36 is refused.
     // (Lines of 36 fit nowhere: every position a draw, known at once.)

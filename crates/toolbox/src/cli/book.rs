@@ -2,7 +2,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::Result;
-use crate::book::{Request, build};
+use crate::book::{PlanRequest, Request, build, build_plan};
 use crate::solve::check_frame;
 
 use super::{FrameArgs, SearchArgs};
@@ -19,6 +19,11 @@ pub struct Args {
     /// Exact scores instead of signs (much slower).
     #[arg(long)]
     exact: bool,
+    /// The perfect engine's plan instead: every position it can meet, as
+    /// either player, in the first --depth plies, with its exact score and
+    /// the engine's column (the book's other positions are left out).
+    #[arg(long, conflicts_with = "exact")]
+    plan: bool,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -26,6 +31,16 @@ pub struct Args {
 pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
+    if args.plan {
+        let request = PlanRequest {
+            shape,
+            plies: args.depth,
+            jobs: args.search.jobs(),
+            table_mb: args.search.table_mb(),
+        };
+        build_plan(&args.file, request, out)?;
+        return Ok(0);
+    }
     let request = Request {
         shape,
         depth: args.depth,
