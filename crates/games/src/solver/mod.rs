@@ -65,7 +65,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use geometry::{Detector, Four, Geometry, Lines, NoLines, Runs};
-use search::{Goal, Limits, Pos, Search};
+use search::{Busy, Goal, Limits, Pos, Search};
 use table::Table;
 use word::Word;
 
@@ -546,12 +546,13 @@ fn run<W: Word, L: Lines<W>>(
 ) -> Outcome {
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<i32>> = Mutex::new(None);
+    let busy = (jobs > 1).then(Busy::new);
     let thread = |helper: usize| -> u64 {
         let limits = Limits {
             budget,
             stop: &stop,
         };
-        let mut search = Search::<W, L>::new(g, table.view::<W>(), limits, helper);
+        let mut search = Search::<W, L>::new(g, table.view::<W>(), limits, helper, busy.as_ref());
         let score = search.solve(p, goal);
         if !search.aborted {
             stop.store(true, Relaxed);

@@ -4,7 +4,7 @@
 //! deepest line once), one line detection per candidate move (its result is
 //! both the move's order score and the child's threat mask), one table probe.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::geometry::{Geometry, Lines};
 use super::table::{Bound, View};
@@ -97,6 +97,53 @@ pub(crate) enum Goal {
     AtLeast(i32),
 }
 
+/// The positions far from the end that some thread is searching, for
+/// threads that share a table (ABDADA, Weill 1996): at such a node a thread
+/// leaves a younger child another thread is in for last, by when the
+/// table often holds its answer, and takes the next child instead, so the
+/// threads split the tree between them instead of searching it twice. A
+/// hint: a slot holds one position at a time, and a lost mark costs only
+/// work done twice.
+pub(crate) struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+/// Slots of [`Busy`] (16,384 words: 128 KB).
+const BUSY_BITS: u32 = 14;
+
+impl Busy {
+    pub fn new() -> Busy {
+        Busy {
+            slots: (0..1usize << BUSY_BITS)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    /// A position's mark: its mixed key's low word, never 0.
+    #[inline(always)]
+    fn mark<W: Word>(key: W) -> u64 {
+        key.mix().slice64(0) | 1
+    }
+
+    #[inline(always)]
+    fn slot(&self, mark: u64) -> &AtomicU64 {
+        &self.slots[(mark.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUSY_BITS)) as usize]
+    }
+
+    fn enter(&self, mark: u64) {
+        self.slot(mark).store(mark, Relaxed);
+    }
+
+    fn leave(&self, mark: u64) {
+        let _ = self.slot(mark).compare_exchange(mark, 0, Relaxed, Relaxed);
+    }
+
+    fn is_busy(&self, mark: u64) -> bool {
+        self.slot(mark).load(Relaxed) == mark
+    }
+}
+
 /// Why a search stopped early.
 pub(crate) struct Limits<'a> {
     /// Node count after which it gives up.
@@ -119,6 +166,8 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     /// root's moves in another order, so that threads sharing a table
     /// explore different parts of the tree first.
     helper: usize,
+    /// Shared with the other threads of the search, if any.
+    busy: Option<&'a Busy>,
     root_moves: i32,
     /// Positions with at most this many empty cells (about half the frame)
     /// use the table's near part: on 7 x 6 that made the search about 1.5
@@ -129,7 +178,13 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
 }
 
 impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
-    pub fn new(g: Geometry<W>, table: View<'a, W>, limits: Limits<'a>, helper: usize) -> Self {
+    pub fn new(
+        g: Geometry<W>,
+        table: View<'a, W>,
+        limits: Limits<'a>,
+        helper: usize,
+        busy: Option<&'a Busy>,
+    ) -> Self {
         Search {
             g,
             table,
@@ -138,6 +193,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             aborted: false,
             moves: Vec::with_capacity(64 * 8),
             helper,
+            busy,
             root_moves: 0,
             near_depth: g.cells() / 2 + 1,
             _lines: std::marker::PhantomData,
@@ -306,21 +362,49 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         if self.helper != 0 && p.moves == self.root_moves && count > 1 {
             self.moves[base..].rotate_left(self.helper % count);
         }
-        for i in 0..count {
-            let m = self.moves[base + i];
-            let score = -self.negamax(p.play(m.bit), m.threats, -beta, -alpha);
+        // With other threads: far from the end, a younger child another
+        // thread is searching waits for a second pass (see Busy).
+        let busy = self.busy.filter(|_| !near);
+        let mark = Busy::mark(key);
+        if let Some(b) = busy {
+            b.enter(mark);
+        }
+        let mut deferred = 0u64;
+        let mut cut = None;
+        'passes: for pass in 0..2 {
+            for i in 0..count {
+                if pass == 1 && deferred & (1 << i) == 0 {
+                    continue;
+                }
+                let m = self.moves[base + i];
+                let child = p.play(m.bit);
+                if pass == 0 && i > 0 && busy.is_some_and(|b| b.is_busy(Busy::mark(child.key()))) {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                let score = -self.negamax(child, m.threats, -beta, -alpha);
+                if self.aborted || score >= beta {
+                    cut = Some(score);
+                    break 'passes;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+            if deferred == 0 {
+                break;
+            }
+        }
+        if let Some(b) = busy {
+            b.leave(mark);
+        }
+        if let Some(score) = cut {
+            self.moves.truncate(base);
             if self.aborted {
-                self.moves.truncate(base);
                 return 0;
             }
-            if score >= beta {
-                self.moves.truncate(base);
-                self.table.put(key, near, Bound::Lower(score));
-                return score;
-            }
-            if score > alpha {
-                alpha = score;
-            }
+            self.table.put(key, near, Bound::Lower(score));
+            return score;
         }
         self.moves.truncate(base);
         self.table.put(key, near, Bound::Upper(alpha));
