@@ -98,8 +98,19 @@ impl Table {
 
     /// A view for keys of word `W`.
     pub fn view<W: Word>(&self) -> View<'_, W> {
+        self.view_with_near(&self.words[..self.near])
+    }
+
+    /// Empty words for a thread's own near part, as large as the table's.
+    pub fn private_near(&self) -> Box<[AtomicU64]> {
+        (0..self.near).map(|_| AtomicU64::new(0)).collect()
+    }
+
+    /// A view for keys of word `W` whose near part is `near` (the table's,
+    /// or a thread's own from [`Table::private_near`]).
+    pub fn view_with_near<'a, W: Word>(&'a self, near: &'a [AtomicU64]) -> View<'a, W> {
         let slots = (W::BITS / 64) as usize;
-        let (near, far) = self.words.split_at(self.near);
+        let far = &self.words[self.near..];
         View {
             near: Region::new(near, slots),
             far: Region::new(far, slots),
