@@ -69,23 +69,42 @@ pub fn header(shape: Shape, depth: usize, weak: bool) -> String {
 }
 
 fn parse_header(line: &str) -> Option<(Shape, usize, bool)> {
-    let rest = line.strip_prefix("# connectz book:")?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let number = |name: &str| -> Option<usize> {
-        let at = words.iter().position(|w| *w == name)?;
-        words.get(at + 1)?.parse().ok()
-    };
-    let shape = Shape {
-        width: number("width")?,
-        height: number("height")?,
-        z: number("connect")?,
-    };
+    let (shape, words) = frame_words(line, "# connectz book:")?;
+    let depth = number(&words, "depth")?;
     let weak = match *words.last()? {
         "weak" => true,
         "exact" => false,
         _ => return None,
     };
-    shape.fits().then_some((shape, number("depth")?, weak))
+    Some((shape, depth, weak))
+}
+
+/// The words of a header line after `prefix`, and the frame they name
+/// (`width W height H connect Z`), when it fits the solver.
+pub(crate) fn frame_words<'a>(line: &'a str, prefix: &str) -> Option<(Shape, Vec<&'a str>)> {
+    let words: Vec<&str> = line.strip_prefix(prefix)?.split_whitespace().collect();
+    let shape = Shape {
+        width: number(&words, "width")?,
+        height: number(&words, "height")?,
+        z: number(&words, "connect")?,
+    };
+    shape.fits().then_some((shape, words))
+}
+
+/// The number after the word `name` among a header's words.
+pub(crate) fn number(words: &[&str], name: &str) -> Option<usize> {
+    let at = words.iter().position(|w| *w == name)?;
+    words.get(at + 1)?.parse().ok()
+}
+
+/// A file's text without a last line cut short (one without its line
+/// feed, as an interrupted run can leave).
+pub(crate) fn whole_lines(text: &str) -> &str {
+    if text.ends_with('\n') {
+        text
+    } else {
+        text.rsplit_once('\n').map_or("", |(whole, _)| whole)
+    }
 }
 
 /// Every position the book of `depth` holds, one of each mirror pair, in
@@ -144,12 +163,7 @@ impl Book {
             parse_header(first).ok_or_else(|| BookError::Header(first.to_string()))?;
         let mut book = Book::new(shape, depth, weak);
         // A last line without its line feed may be cut short: left out.
-        let whole = if text.ends_with('\n') {
-            text
-        } else {
-            text.rsplit_once('\n').map_or("", |(whole, _)| whole)
-        };
-        for (i, line) in whole.lines().enumerate().skip(1) {
+        for (i, line) in whole_lines(text).lines().enumerate().skip(1) {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }

@@ -24,7 +24,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::book::BookError;
+use crate::book::{BookError, frame_words, number, whole_lines};
 use crate::solver::{Position, Shape, column_char, column_of};
 
 /// A plan: the engine's column and the exact score of the positions it can
@@ -48,18 +48,8 @@ pub fn header(shape: Shape, plies: usize) -> String {
 }
 
 fn parse_header(line: &str) -> Option<(Shape, usize)> {
-    let rest = line.strip_prefix("# connectz plan:")?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let number = |name: &str| -> Option<usize> {
-        let at = words.iter().position(|w| *w == name)?;
-        words.get(at + 1)?.parse().ok()
-    };
-    let shape = Shape {
-        width: number("width")?,
-        height: number("height")?,
-        z: number("connect")?,
-    };
-    shape.fits().then_some((shape, number("plies")?))
+    let (shape, words) = frame_words(line, "# connectz plan:")?;
+    Some((shape, number(&words, "plies")?))
 }
 
 impl Plan {
@@ -84,12 +74,7 @@ impl Plan {
         let (shape, plies) =
             parse_header(first).ok_or_else(|| BookError::Header(first.to_string()))?;
         let mut plan = Plan::new(shape, plies);
-        let whole = if text.ends_with('\n') {
-            text
-        } else {
-            text.rsplit_once('\n').map_or("", |(whole, _)| whole)
-        };
-        for (i, line) in whole.lines().enumerate().skip(1) {
+        for (i, line) in whole_lines(text).lines().enumerate().skip(1) {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }

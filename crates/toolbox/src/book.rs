@@ -43,32 +43,14 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
         jobs,
         table_mb,
     } = request;
-    let known = match fs::read_to_string(path) {
-        Ok(text) => {
-            let old =
-                Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-            if old.shape() != shape || old.weak() != weak {
-                return Err(Error::new(format!(
-                    "{} holds a book for another frame or kind of score: {}",
-                    path.display(),
-                    text.lines().next().unwrap_or("")
-                )));
-            }
-            if !text.ends_with('\n') {
-                // A line cut short by an interrupted run: dropped before
-                // appending.
-                let whole = text.rsplit_once('\n').map_or("", |(whole, _)| whole);
-                fs::write(path, format!("{whole}\n")).context(path.display().to_string())?;
-            }
-            old
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fs::write(path, format!("{}\n", book::header(shape, depth, weak)))
-                .context(path.display().to_string())?;
-            Book::new(shape, depth, weak)
-        }
-        Err(e) => return Err(Error::from(e)),
-    };
+    let known = resume(
+        path,
+        |text| Book::parse(text).map_err(|e| e.to_string()),
+        |old: &Book| old.shape() == shape && old.weak() == weak,
+        "a book for another frame or kind of score",
+        &book::header(shape, depth, weak),
+    )?
+    .unwrap_or_else(|| Book::new(shape, depth, weak));
     let all = book::positions(shape, depth);
     writeln!(
         log,
@@ -130,6 +112,46 @@ pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book>
     Ok(finished)
 }
 
+/// Opens the file a resumable run appends to: what it holds, read by
+/// `parse`, if `fits` it (a last line cut short by an interrupted run is
+/// dropped from the file); `None` for a new file, written with `header`.
+///
+/// # Errors
+/// The file cannot be read or written, cannot be parsed, or holds
+/// `other` (what `fits` refuses).
+fn resume<T>(
+    path: &Path,
+    parse: impl Fn(&str) -> std::result::Result<T, String>,
+    fits: impl Fn(&T) -> bool,
+    other: &str,
+    header: &str,
+) -> Result<Option<T>> {
+    match fs::read_to_string(path) {
+        Ok(text) => {
+            let old = parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+            if !fits(&old) {
+                return Err(Error::new(format!(
+                    "{} holds {other}: {}",
+                    path.display(),
+                    text.lines().next().unwrap_or("")
+                )));
+            }
+            if !text.ends_with('\n') {
+                // A line cut short by an interrupted run: dropped before
+                // appending.
+                let whole = text.rsplit_once('\n').map_or("", |(whole, _)| whole);
+                fs::write(path, format!("{whole}\n")).context(path.display().to_string())?;
+            }
+            Ok(Some(old))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fs::write(path, format!("{header}\n")).context(path.display().to_string())?;
+            Ok(None)
+        }
+        Err(e) => Err(Error::from(e)),
+    }
+}
+
 /// What plan to make.
 #[derive(Clone, Copy, Debug)]
 pub struct PlanRequest {
@@ -159,30 +181,14 @@ pub fn build_plan(path: &Path, request: PlanRequest, log: &mut dyn Write) -> Res
         jobs,
         table_mb,
     } = request;
-    let bad = |e: book::BookError| Error::new(format!("{}: {e}", path.display()));
-    let mut plan = match fs::read_to_string(path) {
-        Ok(text) => {
-            let old = Plan::parse(&text).map_err(bad)?;
-            if old.shape() != shape {
-                return Err(Error::new(format!(
-                    "{} holds a plan for another frame: {}",
-                    path.display(),
-                    text.lines().next().unwrap_or("")
-                )));
-            }
-            if !text.ends_with('\n') {
-                let whole = text.rsplit_once('\n').map_or("", |(whole, _)| whole);
-                fs::write(path, format!("{whole}\n")).context(path.display().to_string())?;
-            }
-            old
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fs::write(path, format!("{}\n", plan::header(shape, plies)))
-                .context(path.display().to_string())?;
-            Plan::new(shape, plies)
-        }
-        Err(e) => return Err(Error::from(e)),
-    };
+    let mut plan = resume(
+        path,
+        |text| Plan::parse(text).map_err(|e| e.to_string()),
+        |old: &Plan| old.shape() == shape,
+        "a plan for another frame",
+        &plan::header(shape, plies),
+    )?
+    .unwrap_or_else(|| Plan::new(shape, plies));
     writeln!(
         log,
         "plan {}: positions the engine can meet in {plies} plies, {} known",
