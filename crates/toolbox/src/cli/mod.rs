@@ -47,7 +47,7 @@ pub(crate) enum Command {
     Rotate(rotate::Args),
     /// Exact scores: one position per line (column digits from the empty frame).
     Solve(solve::Args),
-    /// Make an opening book with the solver: every position of the first moves and its score (resumable).
+    /// Make an opening book with the solver (every position of the first moves and its score), or the perfect engine's plan (--plan); resumable.
     Book(book::Args),
     /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
     Play(play::Args),
