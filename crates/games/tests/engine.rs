@@ -262,3 +262,69 @@ fn the_perfect_engine_says_it_is_thinking_and_still_plays_exactly() {
     }
     assert_eq!(-Solver::with_table_mb(64).solve(&p, false), -3);
 }
+
+/// On 7 x 6 past the plan: games from random openings of ten moves, the
+/// engine against a random opponent as both players, every engine move
+/// checked by a second solver (the position's exact score against that of
+/// what the move leaves). The whole check, with greedy and perfect
+/// opponents from the first move: `cargo bench --bench engine`.
+#[test]
+fn the_perfect_engine_keeps_the_exact_score_on_7x6_past_its_plan() {
+    let shape = Shape::CLASSIC;
+    let options = Options {
+        shape,
+        level: Level::Perfect,
+    };
+    let mut engine = Solver::with_table_mb(16);
+    let mut checker = Solver::with_table_mb(16);
+    let mut rng = Rng::new(24);
+    let mut checked = 0;
+    for engine_first in [true, false, true, false, true, false] {
+        // Ten moves at random that complete no run and leave no win to take.
+        let (mut p, mut moves) = loop {
+            let mut p = Position::new(shape);
+            let mut moves = Vec::new();
+            while moves.len() < 10 {
+                let open: Vec<usize> = (0..7)
+                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                    .collect();
+                let c = open[rng.below(open.len() as u64) as usize];
+                p.play_column(c);
+                moves.push(c);
+            }
+            if !p.can_win_next() {
+                break (p, moves);
+            }
+        };
+        loop {
+            let engine_turn = moves.len().is_multiple_of(2) == engine_first;
+            let column = if engine_turn {
+                let choice = choose(&options, &moves, &mut |n| rng.below(n), &mut engine);
+                assert!(!choice.evaluation.contains("plan"), "{choice:?}");
+                checker.reset();
+                let score = checker.solve(&p, false);
+                let kept = if p.is_winning_move(choice.column) {
+                    shape.win_score(p.moves())
+                } else {
+                    let mut child = p;
+                    child.play_column(choice.column);
+                    checker.reset();
+                    -checker.solve(&child, false)
+                };
+                assert_eq!(kept, score, "after {moves:?}: {choice:?}");
+                checked += 1;
+                choice.column
+            } else {
+                let open: Vec<usize> = (0..7).filter(|&c| p.can_play(c)).collect();
+                open[rng.below(open.len() as u64) as usize]
+            };
+            let won = p.is_winning_move(column);
+            p.play_column(column);
+            moves.push(column);
+            if won || p.moves() == shape.cells() {
+                break;
+            }
+        }
+    }
+    assert!(checked >= 12, "only {checked} engine moves checked");
+}
