@@ -59,6 +59,19 @@ impl<W: Word> Geometry<W> {
         self.column0 << (col * (self.height + 1)) as u32
     }
 
+    /// The set seen in a mirror: column `c` becomes `width - 1 - c`.
+    #[inline(always)]
+    pub fn mirror(&self, x: W) -> W {
+        let step = (self.height + 1) as u32;
+        let whole = (self.column0 << 1) | W::ONE;
+        let mut out = W::ZERO;
+        for c in 0..self.width as u32 {
+            let column = (x >> (c * step)) & whole;
+            out = out | column << ((self.width as u32 - 1 - c) * step);
+        }
+        out
+    }
+
     /// The top cell of column `col`.
     #[inline(always)]
     pub fn top(&self, col: usize) -> W {
@@ -137,6 +150,25 @@ impl<W: Word> Lines<W> for Four {
         // Up: the three cells below.
         let mut r = (p << 1) & (p << 2) & (p << 3);
         for s in [h + 1, h, h + 2] {
+            let a = (p << s) & (p << (2 * s));
+            r = r | (a & (p << (3 * s))) | (a & (p >> s));
+            let b = (p >> s) & (p >> (2 * s));
+            r = r | (b & (p << s)) | (b & (p >> (3 * s)));
+        }
+        r
+    }
+}
+
+/// [`Four`] on frames `H` rows high: the shifts are constants.
+#[derive(Clone, Copy)]
+pub(crate) struct FourHigh<const H: u32>;
+
+impl<W: Word, const H: u32> Lines<W> for FourHigh<H> {
+    #[inline(always)]
+    fn wins(g: &Geometry<W>, p: W) -> W {
+        debug_assert_eq!(g.height as u32, H);
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        for s in [H + 1, H, H + 2] {
             let a = (p << s) & (p << (2 * s));
             r = r | (a & (p << (3 * s))) | (a & (p >> s));
             let b = (p >> s) & (p >> (2 * s));

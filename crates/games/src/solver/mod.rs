@@ -64,7 +64,7 @@ mod word;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use geometry::{Detector, Four, Geometry, Lines, NoLines, Runs};
+use geometry::{Detector, Four, FourHigh, Geometry, Lines, NoLines, Runs};
 use search::{Busy, Goal, Limits, Pos, Search};
 use table::Table;
 use word::Word;
@@ -528,6 +528,10 @@ fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs:
     let pos = p.narrow::<W>();
     match g.detector() {
         Detector::None => run::<W, NoLines>(g, table, pos, goal, budget, jobs),
+        // Constant shifts for the heights of the frames people play (7 x 6,
+        // 6 x 6, 7 x 7, 8 x 7): about an eighth fewer instructions a node.
+        Detector::Four if g.height == 6 => run::<W, FourHigh<6>>(g, table, pos, goal, budget, jobs),
+        Detector::Four if g.height == 7 => run::<W, FourHigh<7>>(g, table, pos, goal, budget, jobs),
         Detector::Four => run::<W, Four>(g, table, pos, goal, budget, jobs),
         Detector::Short => run::<W, Runs<8>>(g, table, pos, goal, budget, jobs),
         Detector::Long => run::<W, Runs<128>>(g, table, pos, goal, budget, jobs),

@@ -7,11 +7,11 @@
 //! frame an entry is one word:
 //!
 //! ```text
-//! generation:8 | lower:1 | score+128:8 | rest of the mixed key:47
+//! generation:7 | lower:1 | score+128:8 | rest of the mixed key:48
 //! ```
 //!
-//! (the table has at least 2^17 entries, so the rest of a 64-bit key takes
-//! at most 47 bits). On a 128-bit frame an entry is two words: the first is
+//! (a part of the table has at least 2^16 entries, so the rest of a 64-bit
+//! key takes at most 48 bits). On a 128-bit frame an entry is two words: the first is
 //! the low 64 bits of the mixed key XOR the second, which is laid out as
 //! above with the key's bits 64 and up. Words are atomics written and read
 //! with relaxed ordering; a single word cannot tear, and a two-word entry
@@ -23,10 +23,12 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::word::Word;
 
 /// The fewest entries a table has (2^17: 1 MB of 64-bit entries).
-pub(crate) const MIN_BITS: u32 = 17;
+pub(crate) const MIN_BITS: u32 = 16;
 
-const REST_BITS: u32 = 47;
+const REST_BITS: u32 = 48;
 const REST_MASK: u64 = (1 << REST_BITS) - 1;
+/// The largest generation (7 bits).
+const GENERATIONS: u8 = 0x7F;
 
 /// A bound the table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,16 +47,22 @@ pub(crate) struct Table {
     words: Box<[AtomicU64]>,
     /// Words of the near part (at the start of `words`).
     near: usize,
-    /// The generation of live entries, 1..=255; 0 marks an empty word.
+    /// The generation of live entries, 1..=127; 0 marks an empty word.
     generation: u8,
 }
 
-/// The near part's share of the table: an eighth, at most this many bytes.
-pub(crate) const NEAR_BYTES: usize = 4 << 20;
+/// The near part's size: 2^17 words, 1 MB (2^16 entries of 128-bit frames,
+/// the fewest a part may have). Small enough to stay mostly in a core's own
+/// cache: with 4 MB (an eighth of the table, as it was) it lived in
+/// the cache the cores share, and on a machine shared with other work the
+/// search ran at about half the speed (Begin-Medium and Begin-Hard, one
+/// thread: 1.9 s and 28 s with 4 MB, 1.2 s and 15 s with 1 MB, for 8 % and
+/// 14 % more nodes).
+pub(crate) const NEAR_WORDS: usize = 1 << (MIN_BITS + 1);
 
 impl Table {
     /// A table of about `megabytes` (rounded down to a power of two of
-    /// entries, at least 2^17 entries).
+    /// words, at least 2^18) and a near part of 1 MB.
     #[cfg(test)]
     pub fn new(megabytes: usize) -> Table {
         Self::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
@@ -63,8 +71,8 @@ impl Table {
     /// [`Table::new`], or why its memory cannot be had.
     pub fn try_new(megabytes: usize) -> Result<Table, String> {
         let words = megabytes.max(1).saturating_mul(1 << 20) / 8;
-        let far = 1usize << words.ilog2().max(MIN_BITS + 1);
-        let near = (far / 8).clamp(1 << (MIN_BITS + 1), NEAR_BYTES / 8);
+        let far = 1usize << words.ilog2().max(MIN_BITS + 2);
+        let near = NEAR_WORDS;
         let mut table = Vec::new();
         table.try_reserve_exact(far + near).map_err(|_| {
             format!(
@@ -85,9 +93,9 @@ impl Table {
         self.words.len() * 8
     }
 
-    /// Forgets every entry (in O(1) but once in 255 calls).
+    /// Forgets every entry (in O(1) but once in 127 calls).
     pub fn clear(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = (self.generation + 1) & GENERATIONS;
         if self.generation == 0 {
             for w in self.words.iter_mut() {
                 *w.get_mut() = 0;
@@ -164,14 +172,14 @@ impl<W: Word> View<'_, W> {
     pub fn get(&self, key: W, near: bool) -> Option<Bound> {
         let (words, at, low, rest) = self.locate(key, near);
         let last = words[at + self.slots - 1].load(Relaxed);
-        if last >> 56 != self.generation || last & REST_MASK != rest {
+        if last >> 57 != self.generation || last & REST_MASK != rest {
             return None;
         }
         if self.slots == 2 && words[at].load(Relaxed) ^ last != low {
             return None;
         }
         let score = ((last >> REST_BITS) & 0xFF) as i32 - 128;
-        Some(if last >> 55 & 1 == 1 {
+        Some(if last >> 56 & 1 == 1 {
             Bound::Lower(score)
         } else {
             Bound::Upper(score)
@@ -189,7 +197,7 @@ impl<W: Word> View<'_, W> {
         };
         debug_assert!((-128..=127).contains(&score));
         let last =
-            self.generation << 56 | lower << 55 | ((score + 128) as u64 & 0xFF) << REST_BITS | rest;
+            self.generation << 57 | lower << 56 | ((score + 128) as u64 & 0xFF) << REST_BITS | rest;
         if self.slots == 2 {
             words[at].store(low ^ last, Relaxed);
         }
@@ -203,16 +211,17 @@ mod tests {
 
     #[test]
     fn sizes_are_powers_of_two_with_a_floor_and_a_near_part() {
-        // 64 MB far, 4 MB near.
-        assert_eq!(Table::new(64).bytes(), (64 + 4) << 20);
-        assert_eq!(Table::new(100).bytes(), (64 + 4) << 20);
-        // The smallest: 2 MB far and 2 MB near.
-        assert_eq!(Table::new(0).bytes(), 4 << 20);
-        assert_eq!(Table::new(1).bytes(), 4 << 20);
-        assert_eq!(Table::new(16).bytes(), (16 + 2) << 20);
+        // 64 MB far, 1 MB near.
+        assert_eq!(Table::new(64).bytes(), (64 + 1) << 20);
+        assert_eq!(Table::new(100).bytes(), (64 + 1) << 20);
+        // The smallest: 2 MB far.
+        assert_eq!(Table::new(0).bytes(), 3 << 20);
+        assert_eq!(Table::new(1).bytes(), 3 << 20);
+        assert_eq!(Table::new(16).bytes(), (16 + 1) << 20);
         let table = Table::new(1);
-        assert_eq!(table.view::<u64>().far.bits, MIN_BITS + 1);
-        assert_eq!(table.view::<u128>().far.bits, MIN_BITS);
+        assert_eq!(table.view::<u64>().far.bits, MIN_BITS + 2);
+        assert_eq!(table.view::<u64>().near.bits, MIN_BITS + 1);
+        assert_eq!(table.view::<u128>().far.bits, MIN_BITS + 1);
         assert_eq!(table.view::<u128>().near.bits, MIN_BITS);
     }
 
