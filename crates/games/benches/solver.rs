@@ -182,7 +182,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// The sets side by side with the reference, then the empty board.
 fn side_by_side(args: &Args, command: &str) {
     println!(
-        "\nSide by side with {command}, one thread each, median of {} run(s):",
+        "\nSide by side with {command}, one thread each, median of {} run(s) \
+         (the ratio: the median of each run's, the two solvers run in turn):",
         args.runs
     );
     println!(
@@ -199,7 +200,7 @@ fn side_by_side(args: &Args, command: &str) {
         }
         let positions = load(file);
         let moves: String = positions.iter().map(|(_, _, m)| format!("{m}\n")).collect();
-        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+        let (mut theirs, mut ours, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..args.runs.max(1) {
             let (seconds, scores) = reference(command, &[], &moves);
             let want: Vec<i32> = positions.iter().map(|(_, s, _)| *s).collect();
@@ -209,15 +210,15 @@ fn side_by_side(args: &Args, command: &str) {
             let (exact, _, mean) = run(&mut solver, &positions);
             assert_eq!(exact, positions.len());
             ours.push(mean * positions.len() as f64);
+            ratios.push(ours[ours.len() - 1] / seconds);
         }
-        let (theirs, ours) = (median(theirs), median(ours));
         println!(
             "{:<14} {:>9} {:>10.2} s {:>10.2} s {:>7.2}",
             name,
             positions.len(),
-            theirs,
-            ours,
-            ours / theirs
+            median(theirs),
+            median(ours),
+            median(ratios)
         );
     }
 }

@@ -506,3 +506,38 @@ fn bounds_and_best_columns_agree_with_exact_scores() {
     assert_eq!(solver.best_within(&p, false, 5_000), None);
     assert_eq!(solver.at_least_within(&p, 1, 5_000), None);
 }
+
+#[test]
+fn a_position_and_its_mirror_share_the_table_far_from_the_end() {
+    // Positions far from the end (fewer than 20 moves on 7 x 6) are stored
+    // under the smaller of their key and their mirror image's: once one is
+    // weakly solved (won or lost: one bound answers), the other is answered
+    // by the root's entry; later positions each have entries of their own.
+    let mirror = |moves: &str| -> String {
+        moves
+            .chars()
+            .map(|c| char::from(b'0' + 8 - c.to_digit(10).unwrap() as u8))
+            .collect()
+    };
+    for (moves, shared) in [
+        ("5257756336435712", true),
+        ("362264563444244", true),
+        ("3274517567331552", true),
+        ("7111372676733525156246476753", false),
+    ] {
+        let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        let q = Position::from_moves(Shape::CLASSIC, &mirror(moves)).unwrap();
+        assert_eq!(q.mirrored().key(), p.key(), "{moves}");
+        let mut solver = Solver::with_table_mb(16);
+        let score = solver.solve(&p, true);
+        let first = solver.nodes();
+        assert!(first > 300, "{moves}: {first} nodes");
+        assert_eq!(solver.solve(&q, true), score, "{moves} mirrored");
+        let second = solver.nodes() - first;
+        if shared {
+            assert_eq!(second, 1, "{moves} mirrored");
+        } else {
+            assert!(second > 100, "{moves} mirrored: {second} nodes");
+        }
+    }
+}

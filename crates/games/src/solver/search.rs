@@ -262,7 +262,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
                 if v > max {
                     return 0;
                 }
-                let r = self.negamax(p, threats, v - 1, v);
+                let r = self.negamax(p, threats, v - 1, v, true);
                 return if self.aborted { 0 } else { i32::from(r >= v) };
             }
         }
@@ -274,7 +274,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(p, threats, med, med + 1);
+            let r = self.negamax(p, threats, med, med + 1, true);
             if self.aborted {
                 return 0;
             }
@@ -293,8 +293,18 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
 
     /// Negamax with alpha-beta. `p` has no immediate win for the side to
     /// move; `threats` are the empty cells where the opponent would complete
-    /// a line.
-    fn negamax(&mut self, p: Pos<W>, threats: W, mut alpha: i32, mut beta: i32) -> i32 {
+    /// a line. `cut_expected`: the node is expected to be cut by its first
+    /// child (the root, the eldest child of a node not expected to be cut,
+    /// and every child of one whose first child did not cut it); otherwise
+    /// every child is expected to be searched.
+    fn negamax(
+        &mut self,
+        p: Pos<W>,
+        threats: W,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_expected: bool,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes & 0x3FF == 0
             && (self.nodes > self.limits.budget || self.limits.stop.load(Relaxed))
@@ -389,14 +399,19 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             }
         }
         let count = self.moves.len() - base;
-        if self.helper != 0 && p.moves == self.root_moves && count > 1 {
-            self.moves[base..].rotate_left(self.helper % count);
-        }
-        // With other threads: far from the end, a younger child another
-        // thread is searching waits for a second pass (see Busy).
+        // With other threads: far from the end, a child another thread is
+        // searching waits for a second pass (see Busy): a younger child, or
+        // any child of a node whose children are all expected to be
+        // searched (the eldest of a node expected to be cut is searched by
+        // every thread that comes to it, since it may be the only one).
         let busy = self.busy.filter(|_| !near);
         let mark = Busy::mark(key);
         if let Some(b) = busy {
+            // A helper that finds another thread in a node whose children
+            // are all expected to be searched starts at another child.
+            if !cut_expected && self.helper != 0 && count > 1 && b.is_busy(mark) {
+                self.moves[base..base + count].rotate_left(self.helper % count);
+            }
             b.enter(mark);
         }
         let mut deferred = 0u64;
@@ -409,7 +424,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
                 let m = self.moves[base + i];
                 let child = p.play(m.bit);
                 if pass == 0
-                    && i > 0
+                    && (i > 0 || !cut_expected)
                     && busy.is_some_and(|b| {
                         b.is_busy(Busy::mark(key_of(&self.g, self.mirror_below, child)))
                     })
@@ -417,7 +432,8 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
                     deferred |= 1 << i;
                     continue;
                 }
-                let score = -self.negamax(child, m.threats, -beta, -alpha);
+                let score =
+                    -self.negamax(child, m.threats, -beta, -alpha, !(cut_expected && i == 0));
                 if self.aborted || score >= beta {
                     cut = Some(score);
                     break 'passes;
