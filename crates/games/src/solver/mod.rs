@@ -561,7 +561,7 @@ fn run<W: Word, L: Lines<W>>(
         // share went back and forth and each thread searched at about half
         // its speed (Begin-Hard on two threads: 1.06 s to 1.31 s against
         // 0.79 s with a part each, for as many nodes).
-        let own = (helper > 0).then(|| table.private_near());
+        let own = (helper > 0).then(|| table.private_near::<W>());
         let view = match &own {
             Some(near) => table.view_with_near::<W>(near),
             None => table.view::<W>(),

@@ -7,11 +7,11 @@
 //! frame an entry is one word:
 //!
 //! ```text
-//! generation:7 | lower:1 | score+128:8 | rest of the mixed key:48
+//! generation:8 | lower:1 | score+128:8 | rest of the mixed key:47
 //! ```
 //!
-//! (a part of the table has at least 2^16 entries, so the rest of a 64-bit
-//! key takes at most 48 bits). On a 128-bit frame an entry is two words: the first is
+//! (a part of the table has at least 2^17 entries, so the rest of a 64-bit
+//! key takes at most 47 bits). On a 128-bit frame an entry is two words: the first is
 //! the low 64 bits of the mixed key XOR the second, which is laid out as
 //! above with the key's bits 64 and up. Words are atomics written and read
 //! with relaxed ordering; a single word cannot tear, and a two-word entry
@@ -22,13 +22,12 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::word::Word;
 
-/// The fewest entries a table has (2^17: 1 MB of 64-bit entries).
-pub(crate) const MIN_BITS: u32 = 16;
+/// The fewest entries a part of the table has (2^17: 1 MB of 64-bit
+/// entries).
+pub(crate) const MIN_BITS: u32 = 17;
 
-const REST_BITS: u32 = 48;
+const REST_BITS: u32 = 47;
 const REST_MASK: u64 = (1 << REST_BITS) - 1;
-/// The largest generation (7 bits).
-const GENERATIONS: u8 = 0x7F;
 
 /// A bound the table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,22 +46,27 @@ pub(crate) struct Table {
     words: Box<[AtomicU64]>,
     /// Words of the near part (at the start of `words`).
     near: usize,
-    /// The generation of live entries, 1..=127; 0 marks an empty word.
+    /// The generation of live entries, 1..=255; 0 marks an empty word.
     generation: u8,
 }
 
-/// The near part's size: 2^17 words, 1 MB (2^16 entries of 128-bit frames,
-/// the fewest a part may have). Small enough to stay mostly in a core's own
-/// cache: with 4 MB (an eighth of the table, as it was) it lived in
-/// the cache the cores share, and on a machine shared with other work the
-/// search ran at about half the speed (Begin-Medium and Begin-Hard, one
+/// The near part's entries: 2^17, the fewest a part may have: 1 MB on
+/// 64-bit frames, 2 MB on 128-bit ones. Small enough to stay mostly in a
+/// core's own cache: with 4 MB (an eighth of the table, as it was) it lived
+/// in the cache the cores share, and on a machine shared with other work
+/// the search ran at about half the speed (Begin-Medium and Begin-Hard, one
 /// thread: 1.9 s and 28 s with 4 MB, 1.2 s and 15 s with 1 MB, for 8 % and
 /// 14 % more nodes).
-pub(crate) const NEAR_WORDS: usize = 1 << (MIN_BITS + 1);
+pub(crate) const NEAR_ENTRIES: usize = 1 << MIN_BITS;
+
+/// Words of an entry of word `W`.
+fn slots<W: Word>() -> usize {
+    (W::BITS / 64) as usize
+}
 
 impl Table {
     /// A table of about `megabytes` (rounded down to a power of two of
-    /// words, at least 2^18) and a near part of 1 MB.
+    /// words, at least 2^18) and a near part ([`NEAR_ENTRIES`]).
     #[cfg(test)]
     pub fn new(megabytes: usize) -> Table {
         Self::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
@@ -71,8 +75,8 @@ impl Table {
     /// [`Table::new`], or why its memory cannot be had.
     pub fn try_new(megabytes: usize) -> Result<Table, String> {
         let words = megabytes.max(1).saturating_mul(1 << 20) / 8;
-        let far = 1usize << words.ilog2().max(MIN_BITS + 2);
-        let near = NEAR_WORDS;
+        let far = 1usize << words.ilog2().max(MIN_BITS + 1);
+        let near = NEAR_ENTRIES * slots::<u128>();
         let mut table = Vec::new();
         table.try_reserve_exact(far + near).map_err(|_| {
             format!(
@@ -93,9 +97,9 @@ impl Table {
         self.words.len() * 8
     }
 
-    /// Forgets every entry (in O(1) but once in 127 calls).
+    /// Forgets every entry (in O(1) but once in 255 calls).
     pub fn clear(&mut self) {
-        self.generation = (self.generation + 1) & GENERATIONS;
+        self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             for w in self.words.iter_mut() {
                 *w.get_mut() = 0;
@@ -106,18 +110,20 @@ impl Table {
 
     /// A view for keys of word `W`.
     pub fn view<W: Word>(&self) -> View<'_, W> {
-        self.view_with_near(&self.words[..self.near])
+        self.view_with_near(&self.words[..NEAR_ENTRIES * slots::<W>()])
     }
 
-    /// Empty words for a thread's own near part, as large as the table's.
-    pub fn private_near(&self) -> Box<[AtomicU64]> {
-        (0..self.near).map(|_| AtomicU64::new(0)).collect()
+    /// Empty words for a thread's own near part of word `W`.
+    pub fn private_near<W: Word>(&self) -> Box<[AtomicU64]> {
+        (0..NEAR_ENTRIES * slots::<W>())
+            .map(|_| AtomicU64::new(0))
+            .collect()
     }
 
     /// A view for keys of word `W` whose near part is `near` (the table's,
     /// or a thread's own from [`Table::private_near`]).
     pub fn view_with_near<'a, W: Word>(&'a self, near: &'a [AtomicU64]) -> View<'a, W> {
-        let slots = (W::BITS / 64) as usize;
+        let slots = slots::<W>();
         let far = &self.words[self.near..];
         View {
             near: Region::new(near, slots),
@@ -172,14 +178,14 @@ impl<W: Word> View<'_, W> {
     pub fn get(&self, key: W, near: bool) -> Option<Bound> {
         let (words, at, low, rest) = self.locate(key, near);
         let last = words[at + self.slots - 1].load(Relaxed);
-        if last >> 57 != self.generation || last & REST_MASK != rest {
+        if last >> 56 != self.generation || last & REST_MASK != rest {
             return None;
         }
         if self.slots == 2 && words[at].load(Relaxed) ^ last != low {
             return None;
         }
         let score = ((last >> REST_BITS) & 0xFF) as i32 - 128;
-        Some(if last >> 56 & 1 == 1 {
+        Some(if last >> 55 & 1 == 1 {
             Bound::Lower(score)
         } else {
             Bound::Upper(score)
@@ -197,7 +203,7 @@ impl<W: Word> View<'_, W> {
         };
         debug_assert!((-128..=127).contains(&score));
         let last =
-            self.generation << 57 | lower << 56 | ((score + 128) as u64 & 0xFF) << REST_BITS | rest;
+            self.generation << 56 | lower << 55 | ((score + 128) as u64 & 0xFF) << REST_BITS | rest;
         if self.slots == 2 {
             words[at].store(low ^ last, Relaxed);
         }
@@ -211,18 +217,20 @@ mod tests {
 
     #[test]
     fn sizes_are_powers_of_two_with_a_floor_and_a_near_part() {
-        // 64 MB far, 1 MB near.
-        assert_eq!(Table::new(64).bytes(), (64 + 1) << 20);
-        assert_eq!(Table::new(100).bytes(), (64 + 1) << 20);
+        // 64 MB far, 2 MB near (1 MB of it used on 64-bit frames).
+        assert_eq!(Table::new(64).bytes(), (64 + 2) << 20);
+        assert_eq!(Table::new(100).bytes(), (64 + 2) << 20);
         // The smallest: 2 MB far.
-        assert_eq!(Table::new(0).bytes(), 3 << 20);
-        assert_eq!(Table::new(1).bytes(), 3 << 20);
-        assert_eq!(Table::new(16).bytes(), (16 + 1) << 20);
+        assert_eq!(Table::new(0).bytes(), 4 << 20);
+        assert_eq!(Table::new(1).bytes(), 4 << 20);
+        assert_eq!(Table::new(16).bytes(), (16 + 2) << 20);
         let table = Table::new(1);
-        assert_eq!(table.view::<u64>().far.bits, MIN_BITS + 2);
-        assert_eq!(table.view::<u64>().near.bits, MIN_BITS + 1);
-        assert_eq!(table.view::<u128>().far.bits, MIN_BITS + 1);
+        assert_eq!(table.view::<u64>().far.bits, MIN_BITS + 1);
+        assert_eq!(table.view::<u64>().near.bits, MIN_BITS);
+        assert_eq!(table.view::<u128>().far.bits, MIN_BITS);
         assert_eq!(table.view::<u128>().near.bits, MIN_BITS);
+        assert_eq!(table.private_near::<u64>().len(), 1 << 17);
+        assert_eq!(table.private_near::<u128>().len(), 1 << 18);
     }
 
     fn exact<W: Word>(keys: &[W]) {
