@@ -385,7 +385,7 @@ impl Grid {
 
 #[test]
 fn larger_and_odd_frames_agree_with_a_grid_minimax() {
-    // 7 x 7, 8 x 7 and 6 x 6 (issue 24's frames beyond 7 x 6), odd frames
+    // 7 x 7, 8 x 7 and 6 x 6 (the frames people play beyond 7 x 6), odd frames
     // (49, 35, 25 and 63 cells), a 128-bit one, several line lengths: random
     // games that complete no run, a dozen or so cells short of the end.
     let mut rng = Rng::new(0x5EED_0FDD);

@@ -314,7 +314,9 @@ impl Position {
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
     pub fn mirrored(&self) -> Position {
         let (w, h) = (self.g.width, self.g.height);
-        let column = |bits: u128, c: usize| (bits >> (c * (h + 1))) & ((1u128 << (h + 1)) - 1);
+        // h + 1 bits a column: all 128 on a frame 127 high.
+        let whole = u128::MAX >> (127 - h);
+        let column = |bits: u128, c: usize| (bits >> (c * (h + 1))) & whole;
         let (mut current, mut mask) = (0u128, 0u128);
         for c in 0..w {
             let to = (w - 1 - c) * (h + 1);
@@ -628,6 +630,49 @@ mod tests {
                 score_with::<u128>(&p, false),
                 "{width}x{height} z={z} {moves}"
             );
+        }
+    }
+
+    #[test]
+    fn the_search_mirrors_keys_as_positions_mirror() {
+        // The search keys positions far from the end by the smaller of their
+        // key and the mirror of it (Geometry::mirror, on the key's columns);
+        // Position::mirrored moves each column's counters instead.
+        let mut rng = connectz_rng::Rng::new(0x4D49_5252);
+        for (width, height) in [
+            (7, 6),
+            (6, 6),
+            (7, 7),
+            (8, 7),
+            (1, 5),
+            (2, 3),
+            (9, 7),
+            (16, 6),
+            (64, 1),
+            (1, 127),
+            (11, 10),
+        ] {
+            let shape = Shape {
+                width,
+                height,
+                z: 4,
+            };
+            let g128 = shape.geometry::<u128>();
+            let g64 = shape.fits_64().then(|| shape.geometry::<u64>());
+            for _ in 0..40 {
+                let mut p = Position::new(shape);
+                let moves = rng.below((width * height) as u64 + 1);
+                for _ in 0..moves {
+                    let open: Vec<usize> = (0..width).filter(|&c| p.can_play(c)).collect();
+                    p.play_column(open[rng.below(open.len() as u64) as usize]);
+                }
+                let want = p.mirrored().key();
+                assert_eq!(g128.mirror(p.key()), want, "{width}x{height}");
+                assert_eq!(g128.mirror(want), p.key(), "{width}x{height}");
+                if let Some(g64) = &g64 {
+                    assert_eq!(u128::from(g64.mirror(p.key() as u64)), want);
+                }
+            }
         }
     }
 
