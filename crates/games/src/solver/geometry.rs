@@ -146,16 +146,7 @@ pub(crate) struct Four;
 impl<W: Word> Lines<W> for Four {
     #[inline(always)]
     fn wins(g: &Geometry<W>, p: W) -> W {
-        let h = g.height as u32;
-        // Up: the three cells below.
-        let mut r = (p << 1) & (p << 2) & (p << 3);
-        for s in [h + 1, h, h + 2] {
-            let a = (p << s) & (p << (2 * s));
-            r = r | (a & (p << (3 * s))) | (a & (p >> s));
-            let b = (p >> s) & (p >> (2 * s));
-            r = r | (b & (p << s)) | (b & (p >> (3 * s)));
-        }
-        r
+        four(p, g.height as u32)
     }
 }
 
@@ -167,15 +158,22 @@ impl<W: Word, const H: u32> Lines<W> for FourHigh<H> {
     #[inline(always)]
     fn wins(g: &Geometry<W>, p: W) -> W {
         debug_assert_eq!(g.height as u32, H);
-        let mut r = (p << 1) & (p << 2) & (p << 3);
-        for s in [H + 1, H, H + 2] {
-            let a = (p << s) & (p << (2 * s));
-            r = r | (a & (p << (3 * s))) | (a & (p >> s));
-            let b = (p >> s) & (p >> (2 * s));
-            r = r | (b & (p << s)) | (b & (p >> (3 * s)));
-        }
-        r
+        four(p, H)
     }
+}
+
+/// The cells that complete a run of four for `p` on a frame `h` high.
+#[inline(always)]
+fn four<W: Word>(p: W, h: u32) -> W {
+    // Up: the three cells below.
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    for s in [h + 1, h, h + 2] {
+        let a = (p << s) & (p << (2 * s));
+        r = r | (a & (p << (3 * s))) | (a & (p >> s));
+        let b = (p >> s) & (p >> (2 * s));
+        r = r | (b & (p << s)) | (b & (p >> (3 * s)));
+    }
+    r
 }
 
 /// Any z up to `N`: `left[k]` holds the cells whose k neighbours before them
