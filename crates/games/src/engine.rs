@@ -114,13 +114,13 @@ pub fn choose_with(
                 };
             }
             // Never a heuristic: the exact score and a column that keeps
-            // it, within a budget, else for as long as they take.
+            // it, within a budget, else for as long as they take (from what
+            // the first search stored: its bounds are proved).
             solver.reset();
             let (score, column) = solver
                 .best_within(&p, false, EXACT_NODES)
                 .unwrap_or_else(|| {
                     thinking();
-                    solver.reset();
                     solver
                         .best_within(&p, false, u64::MAX)
                         .expect("a search without a budget ends with a score")

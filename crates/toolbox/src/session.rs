@@ -34,7 +34,10 @@ pub fn session(
     let shape = options.engine.shape;
     let mut moves: Vec<usize> = Vec::new();
     let mut rng = Rng::new(options.seed);
-    let mut solver = crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?;
+    // Every core on each reply: the perfect engine's proofs past its plan.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut solver =
+        crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?.with_jobs(cores);
     let engine_side = if options.engine_first {
         Player::One
     } else {
