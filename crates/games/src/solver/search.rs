@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::geometry::{Geometry, Lines};
-use super::table::{Bound, View};
+use super::table::{Bound, Part, View};
 use super::win_score;
 use super::word::Word;
 
@@ -182,12 +182,11 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     /// Shared with the other threads of the search, if any.
     busy: Option<&'a Busy>,
     root_moves: i32,
-    /// Positions with at most this many empty cells (about half the frame)
-    /// use the table's near part: on 7 x 6 that made the search about 1.5
-    /// times faster per node for 6 % more nodes (the near part stays in
-    /// the cache; measured on Begin positions).
-    near_depth: i32,
-    /// Positions of fewer moves than this (those of the far part) are
+    /// The table's part for each number of moves played: near with at
+    /// most about half the frame empty (on 7 x 6, 20 moves or more), mid
+    /// from a third of the frame played (14 to 19), else far.
+    parts: Box<[Part]>,
+    /// Positions of fewer moves than this (those not in the near part) are
     /// keyed by the smaller of their key and their mirror image's, so
     /// that a position and its mirror share an entry: on the empty 7 x 6
     /// board that spares about a third of the nodes, and it costs little,
@@ -216,7 +215,17 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             helper,
             busy,
             root_moves: 0,
-            near_depth: g.cells() / 2 + 1,
+            parts: (0..=g.cells())
+                .map(|moves| {
+                    if moves >= g.cells() - (g.cells() / 2 + 1) {
+                        Part::Near
+                    } else if moves >= g.cells() / 3 {
+                        Part::Mid
+                    } else {
+                        Part::Far
+                    }
+                })
+                .collect(),
             columns: g.order[..g.width]
                 .iter()
                 .map(|&c| g.column(c as usize))
@@ -344,8 +353,8 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         }
         let empty = g.board ^ p.mask;
         let key = key_of(g, self.mirror_below, p);
-        let near = cells - p.moves <= self.near_depth;
-        match self.table.get(key, near) {
+        let part = self.parts[p.moves as usize];
+        match self.table.get(key, part) {
             Some(Bound::Upper(u)) if beta > u => {
                 beta = u;
                 if alpha >= beta {
@@ -366,7 +375,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         // without a visit, and a child whose stored lower bound proves it
         // cannot raise alpha is not searched. The reads also bring the
         // children's entries into the cache before they are searched.
-        let near_child = cells - p.moves - 1 <= self.near_depth;
+        let child_part = self.parts[p.moves as usize + 1];
         let base = self.moves.len();
         for &column in self.columns.iter() {
             let bit = next & column;
@@ -376,7 +385,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             let child = p.play(bit);
             match self
                 .table
-                .get(key_of(g, self.mirror_below, child), near_child)
+                .get(key_of(g, self.mirror_below, child), child_part)
             {
                 Some(Bound::Upper(u)) if -u >= beta => {
                     self.moves.truncate(base);
@@ -404,7 +413,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         // any child of a node whose children are all expected to be
         // searched (the eldest of a node expected to be cut is searched by
         // every thread that comes to it, since it may be the only one).
-        let busy = self.busy.filter(|_| !near);
+        let busy = self.busy.filter(|_| part != Part::Near);
         let mark = Busy::mark(key);
         if let Some(b) = busy {
             // A helper that finds another thread in a node whose children
@@ -454,11 +463,11 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             if self.aborted {
                 return 0;
             }
-            self.table.put(key, near, Bound::Lower(score));
+            self.table.put(key, part, Bound::Lower(score));
             return score;
         }
         self.moves.truncate(base);
-        self.table.put(key, near, Bound::Upper(alpha));
+        self.table.put(key, part, Bound::Upper(alpha));
         alpha
     }
 }
