@@ -126,8 +126,7 @@ fn main() {
         level: Level::Easy,
     };
     // The engine as `cz play` runs it: every core on a reply.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut engine = Solver::new().with_jobs(cores);
+    let mut engine = Solver::new().with_every_core();
     let mut checker = Solver::new();
     let mut replies: Vec<(Duration, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();

@@ -35,9 +35,8 @@ pub fn session(
     let mut moves: Vec<usize> = Vec::new();
     let mut rng = Rng::new(options.seed);
     // Every core on each reply: the perfect engine's proofs past its plan.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut solver =
-        crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?.with_jobs(cores);
+        crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?.with_every_core();
     let engine_side = if options.engine_first {
         Player::One
     } else {

@@ -313,20 +313,10 @@ impl Position {
 
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
     pub fn mirrored(&self) -> Position {
-        let (w, h) = (self.g.width, self.g.height);
-        // h + 1 bits a column: all 128 on a frame 127 high.
-        let whole = u128::MAX >> (127 - h);
-        let column = |bits: u128, c: usize| (bits >> (c * (h + 1))) & whole;
-        let (mut current, mut mask) = (0u128, 0u128);
-        for c in 0..w {
-            let to = (w - 1 - c) * (h + 1);
-            current |= column(self.p.current, c) << to;
-            mask |= column(self.p.mask, c) << to;
-        }
         Position {
             p: Pos {
-                current,
-                mask,
+                current: self.g.mirror(self.p.current),
+                mask: self.g.mirror(self.p.mask),
                 moves: self.p.moves,
             },
             ..*self
@@ -397,6 +387,13 @@ impl Solver {
     pub fn with_jobs(mut self, jobs: usize) -> Solver {
         self.jobs = jobs.max(1);
         self
+    }
+
+    /// [`Solver::with_jobs`] with a thread for each core (as the perfect
+    /// engine runs it).
+    pub fn with_every_core(self) -> Solver {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        self.with_jobs(cores)
     }
 
     /// Bytes of the table.
@@ -637,7 +634,8 @@ mod tests {
     fn the_search_mirrors_keys_as_positions_mirror() {
         // The search keys positions far from the end by the smaller of their
         // key and the mirror of it (Geometry::mirror, on the key's columns);
-        // Position::mirrored moves each column's counters instead.
+        // the mirror position is the game replayed with column c played as
+        // width - 1 - c.
         let mut rng = connectz_rng::Rng::new(0x4D49_5252);
         for (width, height) in [
             (7, 6),
@@ -661,12 +659,16 @@ mod tests {
             let g64 = shape.fits_64().then(|| shape.geometry::<u64>());
             for _ in 0..40 {
                 let mut p = Position::new(shape);
+                let mut q = Position::new(shape);
                 let moves = rng.below((width * height) as u64 + 1);
                 for _ in 0..moves {
                     let open: Vec<usize> = (0..width).filter(|&c| p.can_play(c)).collect();
-                    p.play_column(open[rng.below(open.len() as u64) as usize]);
+                    let c = open[rng.below(open.len() as u64) as usize];
+                    p.play_column(c);
+                    q.play_column(width - 1 - c);
                 }
-                let want = p.mirrored().key();
+                let want = q.key();
+                assert_eq!(p.mirrored().key(), want, "{width}x{height}");
                 assert_eq!(g128.mirror(p.key()), want, "{width}x{height}");
                 assert_eq!(g128.mirror(want), p.key(), "{width}x{height}");
                 if let Some(g64) = &g64 {

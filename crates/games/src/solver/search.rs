@@ -205,6 +205,8 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         helper: usize,
         busy: Option<&'a Busy>,
     ) -> Self {
+        // Near the end: at most about half the frame empty.
+        let near_from = g.cells() - (g.cells() / 2 + 1);
         Search {
             g,
             table,
@@ -217,7 +219,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             root_moves: 0,
             parts: (0..=g.cells())
                 .map(|moves| {
-                    if moves >= g.cells() - (g.cells() / 2 + 1) {
+                    if moves >= near_from {
                         Part::Near
                     } else if moves >= g.cells() / 3 {
                         Part::Mid
@@ -230,7 +232,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
                 .iter()
                 .map(|&c| g.column(c as usize))
                 .collect(),
-            mirror_below: g.cells() - (g.cells() / 2 + 1),
+            mirror_below: near_from,
             _lines: std::marker::PhantomData,
         }
     }

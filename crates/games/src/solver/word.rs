@@ -29,9 +29,7 @@ pub trait Word:
     const ZERO: Self;
     /// The cell 0.
     const ONE: Self;
-    /// Cells in the set, counted one by one: faster than a population
-    /// count without the processor's instruction when the set is small
-    /// (threats usually number 0 to 3).
+    /// Cells in the set.
     fn ones(self) -> u32;
     /// True for the empty set.
     fn is_zero(self) -> bool {
