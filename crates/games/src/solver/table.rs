@@ -42,12 +42,13 @@ pub(crate) enum Bound {
 /// position is from the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Part {
-    /// At most half the frame empty: most of the nodes, whose entries are
-    /// worth least; a part small enough for a core's own cache.
+    /// At most about half the frame empty (three sevenths with other
+    /// threads): most of the nodes, whose entries are worth least; a part
+    /// small enough for a core's own cache.
     Near,
-    /// Between the far and the near ones (on 7 x 6, 14 to 19 moves played):
-    /// a few megabytes, so that a search's far nodes do not all reach into
-    /// the whole table.
+    /// Between the far and the near ones (on 7 x 6, from 14 moves played
+    /// to 19, or to 23 with other threads): a few megabytes, so that a
+    /// search's far nodes do not all reach into the whole table.
     Mid,
     /// The rest: the positions nearest the start, whose entries are worth
     /// most; the bulk of the table.
