@@ -26,7 +26,8 @@
 //! Each run times the whole set in both solvers, the reference's time
 //! including its start; the table gives the medians over `--runs` and
 //! their ratio. `--empty` adds the empty 7 x 6 board, weakly solved: one
-//! thread, two threads sharing a table, and the reference with `-w`.
+//! thread and two threads sharing a table, the medians of `--runs`, and the
+//! reference once with `-w`.
 
 use std::fs;
 use std::path::PathBuf;
@@ -223,30 +224,39 @@ fn side_by_side(args: &Args, command: &str) {
     }
 }
 
-/// The empty 7 x 6 board, weakly solved: one thread, two, the reference.
+/// The empty 7 x 6 board, weakly solved: one thread and two in turn,
+/// `--runs` times (the medians, and the slowest run: two threads' node
+/// counts vary from run to run), then the reference once.
 fn empty_board(args: &Args) {
     let p = Position::new(Shape::CLASSIC);
-    println!("\nThe empty 7 x 6 board, weak (one run each):");
+    let runs = args.runs.max(1);
+    println!("\nThe empty 7 x 6 board, weak (median of {runs} run(s)):");
     println!(
-        "{:<22} {:>10} {:>14} {:>6} {:>9}",
-        "solver", "time", "nodes", "score", "vs one"
+        "{:<22} {:>10} {:>10} {:>14} {:>6} {:>9}",
+        "solver", "time", "slowest", "nodes", "score", "vs one"
     );
-    let mut one = 0.0;
-    for jobs in [1, 2] {
-        let mut solver = Solver::with_table_mb(args.table_mb).with_jobs(jobs);
-        let start = Instant::now();
-        let score = solver.solve(&p, true);
-        let seconds = start.elapsed().as_secs_f64();
-        assert_eq!(score, 1, "the first player wins");
-        if jobs == 1 {
-            one = seconds;
+    let (mut times, mut nodes) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
+    for _ in 0..runs {
+        for jobs in [1, 2] {
+            let mut solver = Solver::with_table_mb(args.table_mb).with_jobs(jobs);
+            let start = Instant::now();
+            let score = solver.solve(&p, true);
+            times[jobs - 1].push(start.elapsed().as_secs_f64());
+            nodes[jobs - 1].push(solver.nodes() as f64);
+            assert_eq!(score, 1, "the first player wins");
         }
+    }
+    let one = median(times[0].clone());
+    for jobs in [1, 2] {
+        let seconds = median(times[jobs - 1].clone());
+        let slowest = times[jobs - 1].iter().cloned().fold(0.0, f64::max);
         println!(
-            "{:<22} {:>8.1} s {:>14} {:>6} {:>8.2}x",
+            "{:<22} {:>8.1} s {:>8.1} s {:>14.0} {:>6} {:>8.2}x",
             format!("connectz, {jobs} thread(s)"),
             seconds,
-            solver.nodes(),
-            score,
+            slowest,
+            median(nodes[jobs - 1].clone()),
+            1,
             one / seconds
         );
     }
@@ -254,9 +264,10 @@ fn empty_board(args: &Args) {
         let (seconds, scores) = reference(command, &["-w"], "\n");
         assert_eq!(scores, [1], "the reference's weak score of the empty board");
         println!(
-            "{:<22} {:>8.1} s {:>14} {:>6} {:>8.2}x",
+            "{:<22} {:>8.1} s {:>10} {:>14} {:>6} {:>8.2}x",
             "reference, 1 thread",
             seconds,
+            "-",
             "-",
             scores[0],
             one / seconds
