@@ -175,6 +175,30 @@ fn reference(command: &str, extra: &[&str], moves: &str) -> (f64, Vec<i32>) {
     (seconds, scores)
 }
 
+/// A figure for one thread and for two, run by run.
+type Runs = [Vec<f64>; 2];
+
+/// Runs `once` on a fresh solver of one thread, then of two sharing a
+/// table, `runs` times in turn (a shared machine's second core comes and
+/// goes, so both see the same spells); returns the seconds and the nodes
+/// `once` gave.
+fn one_and_two_threads(
+    runs: usize,
+    table_mb: usize,
+    mut once: impl FnMut(&mut Solver) -> (f64, f64),
+) -> (Runs, Runs) {
+    let (mut times, mut nodes) = (Runs::default(), Runs::default());
+    for _ in 0..runs.max(1) {
+        for jobs in [1, 2] {
+            let mut solver = Solver::with_table_mb(table_mb).with_jobs(jobs);
+            let (seconds, n) = once(&mut solver);
+            times[jobs - 1].push(seconds);
+            nodes[jobs - 1].push(n);
+        }
+    }
+    (times, nodes)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -235,17 +259,12 @@ fn empty_board(args: &Args) {
         "{:<22} {:>10} {:>10} {:>14} {:>6} {:>9}",
         "solver", "time", "slowest", "nodes", "score", "vs one"
     );
-    let (mut times, mut nodes) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
-    for _ in 0..runs {
-        for jobs in [1, 2] {
-            let mut solver = Solver::with_table_mb(args.table_mb).with_jobs(jobs);
-            let start = Instant::now();
-            let score = solver.solve(&p, true);
-            times[jobs - 1].push(start.elapsed().as_secs_f64());
-            nodes[jobs - 1].push(solver.nodes() as f64);
-            assert_eq!(score, 1, "the first player wins");
-        }
-    }
+    let (times, nodes) = one_and_two_threads(runs, args.table_mb, |solver| {
+        let start = Instant::now();
+        let score = solver.solve(&p, true);
+        assert_eq!(score, 1, "the first player wins");
+        (start.elapsed().as_secs_f64(), solver.nodes() as f64)
+    });
     let one = median(times[0].clone());
     for jobs in [1, 2] {
         let seconds = median(times[jobs - 1].clone());
@@ -331,18 +350,11 @@ fn main() {
             "{:<8} {:>12} {:>14} {:>9}",
             "threads", "mean time", "mean nodes", "speed-up"
         );
-        // One thread and two in turn, `--runs` times: the medians (a
-        // shared machine's second core comes and goes).
-        let (mut times, mut nodes) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
-        for _ in 0..args.runs.max(1) {
-            for jobs in [1, 2] {
-                let mut solver = Solver::with_table_mb(args.table_mb).with_jobs(jobs);
-                let (exact, mean, seconds) = run(&mut solver, &hard);
-                assert_eq!(exact, hard.len());
-                times[jobs - 1].push(seconds);
-                nodes[jobs - 1].push(mean);
-            }
-        }
+        let (times, nodes) = one_and_two_threads(args.runs, args.table_mb, |solver| {
+            let (exact, mean, seconds) = run(solver, &hard);
+            assert_eq!(exact, hard.len());
+            (seconds, mean)
+        });
         let base = median(times[0].clone());
         for jobs in [1, 2] {
             let seconds = median(times[jobs - 1].clone());

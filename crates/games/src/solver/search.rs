@@ -192,8 +192,9 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     /// board, two threads searched 807 M nodes in 25.0 s with the near
     /// part from 20 moves and 639 M in 19.3 s from 24 (one thread: 630 M,
     /// 35.3 s; over 50 runs of two threads, 640 to 787 M, median 662 M,
-    /// with which thread reaches a node first); on one thread the mid part's extra entries cost more than
-    /// they spare (Begin-Medium: 2 % fewer nodes at 9 to 18 % fewer a second).
+    /// with which thread reaches a node first); on one thread the mid
+    /// part's extra entries cost more than they spare (Begin-Medium: 2 %
+    /// fewer nodes at 9 to 18 % fewer a second).
     parts: Box<[Part]>,
     /// Positions of fewer moves than this (more than about half the frame
     /// empty: far from the end) are keyed by the smaller of their key and
