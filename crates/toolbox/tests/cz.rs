@@ -342,22 +342,28 @@ fn check_owns_what_it_starts() {
     }
 }
 
+/// A run that fills memory to the cap is a memory breach; one that asks
+/// for more than the cap at once, and fails holding little, is a crash
+/// with its message.
 #[test]
 fn check_caps_memory_and_says_so() {
-    let out = cz(&[
-        "check",
-        "--cases",
-        "0",
-        "--memory",
-        "200",
-        "--",
-        "python3",
-        "-c",
-        "x = bytearray(10**9)",
-    ]);
-    let text = stdout(&out);
+    let check = |program: &str| {
+        stdout(&cz(&[
+            "check", "--cases", "0", "--memory", "200", "--", "python3", "-c", program,
+        ]))
+    };
+    let text = check("s = [bytearray(1 << 20) for _ in range(10**6)]");
     assert!(text.contains("MEMORY"), "{text}");
-    assert!(text.contains("memory breaches 158"), "{text}");
+    assert!(
+        text.contains("crashes 0; timeouts 0; memory breaches 158"),
+        "{text}"
+    );
+    let text = check("x = bytearray(10**9)");
+    assert!(text.contains("MemoryError"), "{text}");
+    assert!(
+        text.contains("crashes 158; timeouts 0; memory breaches 0"),
+        "{text}"
+    );
 }
 
 #[test]

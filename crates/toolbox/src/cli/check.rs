@@ -3,7 +3,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use crate::check::{Candidate, Options, Policy, Progress, check, corpus, generated, pool};
-use crate::sandbox::{self, Limits, Sandbox};
+use crate::sandbox::{self, Isolation, Limits, Sandbox, Wanted};
 use crate::{Context, Result};
 
 /// What `cz check` and `cz grade` share: the cases and the limits of a run.
@@ -27,6 +27,14 @@ pub struct Common {
     /// Runs at a time (default: one more than the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
+    /// Processes one run may hold at once (in its box).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub processes: u64,
+    /// Isolation of each run: auto (a box of bubblewrap's when it works
+    /// here, else none, and the report says so), require (refuse to run
+    /// without), none.
+    #[arg(long, value_enum, default_value_t = Wanted::Auto)]
+    pub isolation: Wanted,
     /// Start a fresh interpreter for every run of a candidate run as
     /// `python SCRIPT`, instead of forking one started once (faster; the
     /// findings are checked against fresh runs either way).
@@ -42,10 +50,14 @@ impl Common {
 
     /// A sandbox with these limits.
     pub fn sandbox(&self) -> Result<Sandbox> {
-        Ok(
-            new_sandbox(self.timeout.unwrap_or(DEFAULT_TIMEOUT), self.memory)?
-                .fork_python(!self.fresh_python),
-        )
+        let limits = Limits {
+            timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            memory: self.memory << 20,
+            output: 1 << 20,
+            processes: self.processes,
+        };
+        let isolation = Isolation::choose(self.isolation)?;
+        Ok(new_sandbox(limits, isolation)?.fork_python(!self.fresh_python))
     }
 
     /// How a timeout is decided: the default policy unless a flat limit
@@ -117,17 +129,12 @@ fn default_jobs() -> usize {
 
 /// A sandbox for runs of candidates, whose scratch folder and processes are
 /// removed and killed even when cz is interrupted.
-fn new_sandbox(timeout: Duration, memory_mb: u64) -> Result<Sandbox> {
+fn new_sandbox(limits: Limits, isolation: Isolation) -> Result<Sandbox> {
     let _ = ctrlc::set_handler(|| {
         sandbox::clean_up_on_interrupt();
         std::process::exit(130);
     });
     let exe = sandbox::own_program().context("cannot find cz itself")?;
     let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
-    let limits = Limits {
-        timeout,
-        memory: memory_mb << 20,
-        output: 1 << 20,
-    };
-    Sandbox::new(exe, scratch, limits).context("scratch folder")
+    Sandbox::new(exe, scratch, limits, isolation).context("scratch folder")
 }

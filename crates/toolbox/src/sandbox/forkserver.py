@@ -3,14 +3,31 @@
 # fork of it that runs SCRIPT as __main__ with sys.argv = [SCRIPT, FILE],
 # as a fresh interpreter would, without paying its start-up again.
 #
-# Requests on standard input, one per line: CASE TAB STDOUT TAB STDERR.
-# Replies on standard output: the run's pid (its process group), then,
-# when it has ended, its raw wait status and peak resident memory in KiB.
-# The run's standard input is /dev/null, its output goes to the two files.
-# After each run, its process group and any process it left behind (this
-# server is their subreaper) are killed and reaped.
+# Arguments: [--box] SCRIPT (--box: this server is alone in a box, whose
+# /tmp and /dev/shm it empties after each run).
+# Requests on standard input, one per line: CASE TAB LIMIT_US.
+# Replies on standard output: the run's pid, then, when it has ended,
+#   STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN
+# and that many bytes of its standard output and error.
+# A run's standard input is /dev/null, its output and error go to files
+# of this server's, and it holds no other descriptor. Its time is held to
+# LIMIT_US as cz's supervisor holds a fresh run's: its CPU time, and its
+# own time (wall-clock time less the time it waited for a core). After
+# each run, its process group and any process it left behind (this server
+# is their subreaper) are killed and reaped.
 import os
 import sys
+import time
+
+OUTPUT = 1 << 20
+
+
+def prctl(option, value):
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+    except Exception:
+        pass
 
 
 def orphans(me):
@@ -51,16 +68,82 @@ def clean_up(group):
                 pass
 
 
-def run(script, case, out, err):
+def empty(folder):
+    """Removes everything in folder, whatever its modes."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, 0o700)
+                empty(path)
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def times(pid):
+    """CPU time (its own and its reaped children's) and time waited for a
+    core, in seconds, of a process; None once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()
+        cpu = sum(int(x) for x in fields[11:15]) / TICKS
+    except (OSError, ValueError):
+        return None
+    waited = 0.0
+    try:
+        with open("/proc/%d/schedstat" % pid, "rb") as f:
+            waited = int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        pass
+    return cpu, waited
+
+
+def output_file():
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("cz-run")
+    import tempfile
+    f = tempfile.TemporaryFile()
+    return os.dup(f.fileno())
+
+
+def read_back(fd):
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    left = OUTPUT
+    while left > 0:
+        chunk = os.read(fd, min(left, 65536))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def run(script, case, out, err, limit):
     code = 1
     try:
         os.setpgid(0, 0)
-        for path, fd, flags in ((os.devnull, 0, os.O_RDONLY),
-                                (out, 1, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
-                                (err, 2, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
-            opened = os.open(path, flags, 0o644)
-            os.dup2(opened, fd)
-            os.close(opened)
+        prctl(4, 1)  # PR_SET_DUMPABLE: the run is an ordinary process
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        os.closerange(3, 1 << 16)
+        import resource
+        net = int(limit) * 2 + 2
+        resource.setrlimit(resource.RLIMIT_CPU, (net, net + 1))
         import runpy
         sys.argv = [script, os.fsdecode(case)]
         try:
@@ -87,14 +170,57 @@ def run(script, case, out, err):
     os._exit(code)
 
 
-def main():
-    script = sys.argv[1]
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+def wait(pid, limit):
+    """Waits for the run, holding it to its time; returns its wait status,
+    resource usage, wall-clock time and whether its time ran out."""
+    start = time.monotonic()
+    watch = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            watch = os.pidfd_open(pid)
+        except OSError:
+            watch = None
+    import select
+    timed_out = False
+    pause = 0.001
     try:
-        import ctypes
-        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    except Exception:
-        pass
+        while True:
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                break
+            t = times(pid)
+            if t is not None:
+                cpu, waited = t
+                if cpu >= limit or time.monotonic() - start - waited >= limit:
+                    timed_out = True
+                    try:
+                        os.killpg(pid, 9)
+                    except OSError:
+                        pass
+                    _, status, usage = os.wait4(pid, 0)
+                    break
+            if watch is not None:
+                select.select([watch], [], [], 0.005)
+            else:
+                time.sleep(pause)
+                pause = min(pause * 2, 0.005)
+    finally:
+        if watch is not None:
+            os.close(watch)
+    elapsed = time.monotonic() - start
+    cpu = usage.ru_utime + usage.ru_stime
+    return status, usage, elapsed, timed_out or cpu >= limit
+
+
+def main():
+    args = sys.argv[1:]
+    boxed = args[:1] == ["--box"]
+    if boxed:
+        args = args[1:]
+    script = args[0]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+    prctl(4, 0)  # PR_SET_DUMPABLE: no run may trace this server
     requests = os.fdopen(0, "rb", buffering=0)
     line = b""
     while True:
@@ -104,22 +230,35 @@ def main():
         if byte != b"\n":
             line += byte
             continue
-        case, out, err = line.split(b"\t")
+        case, limit = line.split(b"\t")
+        limit = int(limit) / 1e6
         line = b""
+        out, err = output_file(), output_file()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
             requests.close()
-            run(script, case, out, err)
+            run(script, case, out, err, limit)
         try:
             os.setpgid(pid, pid)
         except OSError:
             pass
         os.write(1, b"%d\n" % pid)
-        _, status, usage = os.wait4(pid, 0)
+        status, usage, elapsed, timed_out = wait(pid, limit)
         clean_up(pid)
-        os.write(1, b"%d %d\n" % (status, usage.ru_maxrss))
+        if boxed:
+            empty("/tmp")
+            empty("/dev/shm")
+        stdout, stderr = read_back(out), read_back(err)
+        cpu = usage.ru_utime + usage.ru_stime
+        head = b"%d %d %d %d %d %d %d\n" % (
+            status, usage.ru_maxrss, int(cpu * 1e6), int(elapsed * 1e6),
+            1 if timed_out else 0, len(stdout), len(stderr))
+        os.write(1, head)
+        for data in (stdout, stderr):
+            while data:
+                data = data[os.write(1, data):]
 
 
 main()

@@ -3,14 +3,18 @@
 //! starting the interpreter (50 to 150 ms, where judging a small game takes
 //! a millisecond), and a class is hundreds of runs per candidate. So, for
 //! such a candidate, the sandbox starts one interpreter per job running
-//! `forkserver.py` (under the supervisor and its limits, like any run),
-//! and each run is a fork of it that runs SCRIPT as `__main__` with
-//! `sys.argv = [SCRIPT, FILE]`, in a process group of its own, standard
-//! input from /dev/null and its output to files, as a fresh interpreter
-//! would. A run that ends, or is killed at its time limit, has its group
-//! and every process it left behind killed and reaped by the server (their
-//! subreaper); the server's supervisor kills whatever is left when the
-//! server ends.
+//! `forkserver.py`, under the supervisor and its limits and in a box of its
+//! own like any run, and each run is a fork of it that runs SCRIPT as
+//! `__main__` with `sys.argv = [SCRIPT, FILE]`, in a process group of its
+//! own, standard input from /dev/null, no other descriptor but its output
+//! and error, as a fresh interpreter would. The server holds each run to
+//! its time as the supervisor does (CPU time and own time), and after it
+//! kills the run's group and every process it left behind (their
+//! subreaper), and empties the box's /tmp and /dev/shm for the next run.
+//! The server's script and the game files are in the box's inbox,
+//! read-only; the server cannot be traced by its runs (it is not
+//! dumpable). A run that ends its server ends the box; its case is run
+//! again fresh, and so are the candidate's cases from then on.
 //!
 //! A fork of a warmed interpreter is not a fresh one in every respect (the
 //! modules the server imported are already loaded), so `cz check` holds
@@ -19,10 +23,9 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -30,9 +33,11 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
-use super::{Ended, Execution, INTERRUPTED, LIVE_GROUPS, Limits, SUPERVISE, read_capped};
+use super::{
+    Ended, Execution, INBOX, INTERRUPTED, Isolation, LIVE_GROUPS, Limits, Sandbox, backstop,
+};
 
-/// The server's program, written to the scratch folder.
+/// The server's program, written to its box's inbox.
 const SCRIPT: &str = include_str!("forkserver.py");
 
 /// How long the server may take to answer anything but the end of a run.
@@ -71,9 +76,31 @@ pub fn is_python_script(dir: Option<&Path>, command: &[OsString]) -> bool {
 pub(super) struct Server {
     supervisor: Child,
     requests: ChildStdin,
-    replies: mpsc::Receiver<String>,
+    replies: mpsc::Receiver<Reply>,
     group: i32,
+    /// Its supervisor's error output and report.
     files: [PathBuf; 2],
+    /// The folder it sees as its inbox, and whether it is in a box.
+    inbox: PathBuf,
+    boxed: bool,
+}
+
+/// What a server says.
+enum Reply {
+    /// A run started.
+    Started,
+    /// It ended: its raw wait status, peak resident memory in KiB, CPU and
+    /// wall-clock time in microseconds, whether its time ran out, and what
+    /// it wrote.
+    Ended {
+        status: i64,
+        peak_kb: u64,
+        cpu_us: u64,
+        elapsed_us: u64,
+        timed_out: bool,
+        stdout: Vec<u8>,
+        stderr: Vec<u8>,
+    },
 }
 
 /// Servers not in use, by candidate; and the candidates that must not use
@@ -145,38 +172,86 @@ impl Servers {
     }
 }
 
-impl Server {
-    /// Starts a server for `key` under the supervisor `supervisor`, with
-    /// `limits` (its time limit is a day: it is stopped when done).
-    pub(super) fn start(
-        supervisor: &Path,
-        scratch: &Path,
-        n: u64,
-        key: &Key,
-        limits: Limits,
-    ) -> Option<Server> {
-        let (dir, command) = key;
-        let script = scratch.join("forkserver.py");
-        if !script.exists() {
-            fs::write(&script, SCRIPT).ok()?;
+/// Reads the server's replies: a line `PID` when a run starts; a line
+/// `STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN` and that
+/// many bytes of output and error when it ends. Ends at the first reply
+/// out of form or past `most` bytes of output.
+fn read_replies(stdout: impl Read, most: u64, tx: mpsc::Sender<Reply>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        match (&mut reader).take(256).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
         }
-        let err = scratch.join(format!("server-{n}.err"));
-        let report = scratch.join(format!("server-{n}.report"));
-        let mut cmd = Command::new(supervisor);
-        cmd.arg(SUPERVISE)
-            .arg(Duration::from_secs(86_400).as_micros().to_string())
-            .arg(limits.memory.to_string())
-            .arg(limits.output.to_string())
-            .arg("-")
-            .arg(&err)
-            .arg(&report)
-            .arg(&command[0])
-            .arg(&script)
-            .arg(&command[1])
-            .stdin(Stdio::piped())
+        let text = String::from_utf8_lossy(&line);
+        let fields: Vec<u64> = text
+            .split_whitespace()
+            .map_while(|f| f.parse().ok())
+            .collect();
+        let reply = match fields[..] {
+            [_pid] => Reply::Started,
+            [status, peak_kb, cpu_us, elapsed_us, timed_out, out, err]
+                if out <= most && err <= most =>
+            {
+                let mut bytes = |n: u64| {
+                    let mut b = Vec::new();
+                    (&mut reader).take(n).read_to_end(&mut b).ok()?;
+                    (b.len() as u64 == n).then_some(b)
+                };
+                let (Some(stdout), Some(stderr)) = (bytes(out), bytes(err)) else {
+                    return;
+                };
+                Reply::Ended {
+                    status: status as i64,
+                    peak_kb,
+                    cpu_us,
+                    elapsed_us,
+                    timed_out: timed_out != 0,
+                    stdout,
+                    stderr,
+                }
+            }
+            _ => return,
+        };
+        if tx.send(reply).is_err() {
+            return;
+        }
+    }
+}
+
+impl Server {
+    /// Starts a server for `key` in `sandbox` (its inbox a folder `n` of
+    /// the scratch folder), under the sandbox's limits but its time (the
+    /// server holds each run to its own).
+    pub(super) fn start(sandbox: &Sandbox, n: u64, key: &Key) -> Option<Server> {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, command) = key;
+        let inbox = sandbox.scratch.join(format!("box-{n}"));
+        fs::create_dir(&inbox).ok()?;
+        let script = inbox.join("forkserver.py");
+        fs::write(&script, SCRIPT).ok()?;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o444)).ok()?;
+        let boxed = matches!(sandbox.isolation, Isolation::Bubblewrap { .. });
+        let mut words = vec![command[0].clone()];
+        if boxed {
+            words.push(Path::new(INBOX).join("forkserver.py").into());
+            words.push("--box".into());
+        } else {
+            words.push(script.into());
+        }
+        words.push(command[1].clone());
+        let program = sandbox.program(dir.as_deref(), words, Vec::new(), Some(&inbox))?;
+        let err = sandbox.scratch.join(format!("server-{n}.err"));
+        let report = sandbox.scratch.join(format!("server-{n}.report"));
+        let limits = Limits {
+            timeout: Duration::ZERO,
+            ..sandbox.limits
+        };
+        let mut cmd = sandbox.supervisor_command(limits, [Path::new("-"), &err, &report], &program);
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0);
+            .stderr(Stdio::null());
         if let Some(dir) = dir {
             cmd.current_dir(dir);
         }
@@ -188,67 +263,69 @@ impl Server {
         let requests = supervisor.stdin.take()?;
         let stdout = supervisor.stdout.take()?;
         let (tx, replies) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let most = sandbox.limits.output;
+        std::thread::spawn(move || read_replies(stdout, most, tx));
         Some(Server {
             supervisor,
             requests,
             replies,
             group,
             files: [err, report],
+            inbox,
+            boxed,
         })
     }
 
-    /// Runs the script on `file` within `timeout`, its output to `out` and
-    /// `err`; `None` when the server failed (then stop it).
+    /// Runs the script on `file` (given to the box as case `n`) within
+    /// `timeout`; `None` when the server failed (then stop it).
     pub(super) fn run(
         &mut self,
         file: &Path,
-        out: &Path,
-        err: &Path,
+        n: u64,
         timeout: Duration,
         limits: Limits,
     ) -> Option<Execution> {
-        let paths = [file, out, err].map(|p| p.to_str().map(str::to_owned));
-        let [Some(file), Some(out_s), Some(err_s)] = paths else {
-            return None;
-        };
-        if [&file, &out_s, &err_s]
-            .iter()
-            .any(|p| p.contains(['\t', '\n']))
-        {
-            return None;
-        }
-        writeln!(self.requests, "{file}\t{out_s}\t{err_s}").ok()?;
-        self.requests.flush().ok()?;
-        let pid: i32 = self.replies.recv_timeout(ANSWER).ok()?.parse().ok()?;
-        let start = Instant::now();
-        if let Ok(mut groups) = LIVE_GROUPS.lock() {
-            groups.push(pid);
-        }
-        let (reply, timed_out) = match self.replies.recv_timeout(timeout) {
-            Ok(reply) => (Some(reply), false),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-                (self.replies.recv_timeout(ANSWER).ok(), true)
+        let (path, linked) = if self.boxed {
+            let name = format!("case-{n}.txt");
+            let link = self.inbox.join(&name);
+            if fs::hard_link(file, &link).is_err() {
+                fs::copy(file, &link).ok()?;
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => (None, false),
+            (Path::new(INBOX).join(name), Some(link))
+        } else {
+            (file.to_path_buf(), None)
         };
-        let elapsed = start
-            .elapsed()
-            .min(if timed_out { timeout } else { Duration::MAX });
-        if let Ok(mut groups) = LIVE_GROUPS.lock() {
-            groups.retain(|&g| g != pid);
+        let ran = self.ask(&path, timeout, limits);
+        if let Some(link) = linked {
+            let _ = fs::remove_file(link);
         }
-        let reply = reply?;
-        let mut fields = reply.split(' ').map(|f| f.parse::<i64>());
-        let (Some(Ok(status)), Some(Ok(peak_kb))) = (fields.next(), fields.next()) else {
+        ran
+    }
+
+    fn ask(&mut self, path: &Path, timeout: Duration, limits: Limits) -> Option<Execution> {
+        let path = path.to_str()?;
+        if path.contains(['\t', '\n']) {
+            return None;
+        }
+        writeln!(self.requests, "{path}\t{}", timeout.as_micros()).ok()?;
+        self.requests.flush().ok()?;
+        let Reply::Started = self.replies.recv_timeout(ANSWER).ok()? else {
+            return None;
+        };
+        let start = Instant::now();
+        // The server keeps the run's time; this deadline only covers its
+        // failing to.
+        let reply = self.replies.recv_timeout(backstop(timeout)).ok()?;
+        let Reply::Ended {
+            status,
+            peak_kb,
+            cpu_us,
+            elapsed_us,
+            timed_out,
+            stdout,
+            stderr,
+        } = reply
+        else {
             return None;
         };
         let ended = if timed_out {
@@ -258,28 +335,29 @@ impl Server {
         } else {
             Ended::Signalled((status & 0x7f) as i32)
         };
-        let stdout = read_capped(out, limits.output);
-        let stderr = read_capped(err, limits.output);
-        let peak_memory = Some(peak_kb.max(0) as u64 * 1024);
+        let peak_memory = Some(peak_kb * 1024);
+        let elapsed = Duration::from_micros(elapsed_us).min(start.elapsed());
         Some(Execution {
-            memory_exceeded: super::out_of_memory(&ended, &stderr, peak_memory, limits),
+            memory_exceeded: super::memory_reached(&ended, peak_memory, limits),
             ended,
             stdout,
             stderr,
             elapsed,
+            cpu: Duration::from_micros(cpu_us),
             peak_memory,
         })
     }
 
     /// Ends the server: closes its requests, waits a moment for it to
     /// exit, then kills its supervisor's group (the supervisor kills what
-    /// is left).
+    /// is left, the box with it).
     pub(super) fn stop(self) {
         let Server {
             mut supervisor,
             requests,
             group,
             files,
+            inbox,
             ..
         } = self;
         drop(requests);
@@ -303,6 +381,7 @@ impl Server {
         for file in files {
             let _ = fs::remove_file(file);
         }
+        let _ = fs::remove_dir_all(inbox);
     }
 }
 

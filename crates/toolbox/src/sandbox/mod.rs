@@ -1,56 +1,60 @@
-//! Running someone else's program and owning what it starts (docs/toolbox.md's
-//! `cz check` section says what a run may take).
+//! Running someone else's program and owning what it starts (docs/grade.md
+//! says what a run may take and how its verdict is decided).
 //!
 //! Each run goes through a supervisor: this project's `cz` binary started
-//! again with a hidden subcommand (`cz __supervise`). The supervisor lowers
-//! its own limits (address space, size of a written file, no core dumps),
-//! which the candidate inherits, and makes itself a child subreaper, so
-//! that every process the candidate starts and leaves behind (even one that
-//! left the candidate's process group with `setsid`) becomes its child. It
-//! starts the candidate in a process group of its own, with standard output
-//! and error sent to files (no pipes for a lingering grandchild to hold
-//! open), and waits at most the time allowed. Then it kills the candidate's
-//! group and every child it has left, reaps them all (so none is left even
-//! as a zombie), and writes a report: exit status or signal, whether it
-//! timed out, peak resident memory, elapsed time. The caller waits for the
-//! supervisor with a deadline of its own and kills both groups if the
-//! supervisor does not end. Files are removed after each run, and
-//! everything still running or on disk is killed and removed when the
-//! process is interrupted ([`clean_up_on_interrupt`]).
+//! again with a hidden subcommand (`cz __supervise`, [`supervisor`]). It
+//! sets the run's limits, starts it in a box of its own when bubblewrap
+//! works here ([`isolation`]), keeps its time, ends everything it started
+//! and writes a report. The run's standard output and error go to files in
+//! the grader's scratch folder, which the box cannot see. The caller waits
+//! for the supervisor with a deadline of its own and kills it and the run's
+//! group if it does not end; a supervisor that ends without a report (a
+//! run without a box can kill it) has the group it named killed. Files are
+//! removed after each run, and everything still running or on disk is
+//! killed and removed when the process is interrupted
+//! ([`clean_up_on_interrupt`]).
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use nix::errno::Errno;
-use nix::sys::prctl::{set_child_subreaper, set_pdeathsig};
-use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
-use nix::sys::signal::{Signal, kill, killpg};
-use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
-use nix::unistd::{Pid, getpid};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
 
+mod cgroup;
 pub mod forkserver;
+pub mod isolation;
+mod supervisor;
+
+pub use isolation::{INBOX, Isolation, Wanted};
+pub use supervisor::{launch, supervise};
 
 /// The hidden subcommand under which `cz` supervises one run.
 pub const SUPERVISE: &str = "__supervise";
 
+/// The hidden subcommand that starts a run inside its box.
+pub const LIMIT: &str = "__limit";
+
 /// Limits of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Wall-clock time.
+    /// Time: CPU time, and the run's own time (wall-clock time less the
+    /// time it waited for a core), each held to it.
     pub timeout: Duration,
     /// Address space, in bytes (`RLIMIT_AS`): close to resident memory for
     /// the interpreters candidates are written in.
     pub memory: u64,
     /// The most a run may write to standard output or error, or to any file.
     pub output: u64,
+    /// Processes a run may hold at once, itself included (in a box).
+    pub processes: u64,
 }
 
 /// How a run ended.
@@ -77,22 +81,28 @@ pub struct Execution {
     pub stderr: Vec<u8>,
     /// Wall-clock time from start to end.
     pub elapsed: Duration,
+    /// CPU time of all it ran.
+    pub cpu: Duration,
     /// Peak resident memory of the largest process it waited for, in bytes.
     pub peak_memory: Option<u64>,
-    /// True when it failed for want of memory: it ended abnormally and
-    /// said so (a MemoryError, a failed allocation), or came near the cap.
+    /// True when it did not end well (a signal, a status other than 0, or
+    /// its time ran out) with its peak resident memory at half the cap or
+    /// more: it reached the memory limit ([`memory_reached`]).
     pub memory_exceeded: bool,
 }
 
-/// Words with which programs report that an allocation failed.
-const OUT_OF_MEMORY: [&str; 6] = [
-    "MemoryError",
-    "memory allocation of",
-    "bad_alloc",
-    "Cannot allocate memory",
-    "out of memory",
-    "OutOfMemory",
-];
+/// Whether a run that ended `ended` at a peak of `peak` bytes reached the
+/// memory cap: it did not end well, and its peak was at least half the
+/// cap. An allocation refused under the cap fails at once (the address
+/// space is what it asked for, not what it held), so a program that fails
+/// to allocate with little held asked for more than any machine gives: that
+/// is its own fault, a crash with its message, not a memory breach. A run
+/// that reaches both limits is a memory breach: which of the two it reaches
+/// first depends on the machine.
+pub fn memory_reached(ended: &Ended, peak: Option<u64>, limits: Limits) -> bool {
+    let ended_well = matches!(ended, Ended::Exited(0));
+    !ended_well && peak.is_some_and(|p| p.saturating_mul(2) >= limits.memory)
+}
 
 /// Process groups of supervisors in progress and scratch folders in use,
 /// for [`clean_up_on_interrupt`].
@@ -109,8 +119,8 @@ pub fn interrupted() -> bool {
 
 /// Ends every run in progress and removes every scratch folder: for a
 /// Ctrl-C or termination handler. The supervisors are asked to end (each
-/// then kills and reaps all its candidate started), and killed if they have
-/// not within a second.
+/// then kills and reaps all its run started), and killed if they have not
+/// within a second.
 pub fn clean_up_on_interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
     let groups: Vec<i32> = LIVE_GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
@@ -140,12 +150,14 @@ pub fn clean_up_on_interrupt() {
 }
 
 /// Runs commands under [`Limits`], through the supervisor at `supervisor`
-/// (the `cz` binary), with files in a scratch folder of its own.
+/// (the `cz` binary), each in a box of its own when isolation is in force,
+/// with files in a scratch folder of its own.
 #[derive(Debug)]
 pub struct Sandbox {
     supervisor: PathBuf,
     scratch: PathBuf,
     limits: Limits,
+    isolation: Isolation,
     next: AtomicU64,
     /// Fork servers of Python candidates ([`forkserver`]).
     servers: forkserver::Servers,
@@ -154,15 +166,26 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// A sandbox whose scratch folder is `scratch` (made now, removed when
-    /// the sandbox is dropped).
+    /// A sandbox whose scratch folder is `scratch` (made now, readable by
+    /// its owner alone, removed when the sandbox is dropped), isolating
+    /// runs as `isolation` says.
     ///
     /// # Errors
     /// The folder cannot be made.
-    pub fn new(supervisor: PathBuf, scratch: PathBuf, limits: Limits) -> io::Result<Sandbox> {
+    pub fn new(
+        supervisor: PathBuf,
+        scratch: PathBuf,
+        limits: Limits,
+        isolation: Isolation,
+    ) -> io::Result<Sandbox> {
+        use std::os::unix::fs::DirBuilderExt;
         // Absolute: runs in other folders name their files by it.
         let scratch = std::path::absolute(scratch)?;
-        fs::create_dir_all(&scratch)?;
+        let _ = fs::remove_dir_all(&scratch);
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&scratch)?;
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.push(scratch.clone());
         }
@@ -170,6 +193,7 @@ impl Sandbox {
             supervisor,
             scratch,
             limits,
+            isolation,
             next: AtomicU64::new(0),
             servers: forkserver::Servers::default(),
             fork_python: true,
@@ -194,6 +218,11 @@ impl Sandbox {
         self.limits
     }
 
+    /// The isolation in force.
+    pub fn isolation(&self) -> &Isolation {
+        &self.isolation
+    }
+
     /// Runs `command` (program and arguments) with `args` appended.
     pub fn run(&self, command: &[OsString], args: &[&OsStr]) -> Execution {
         self.run_in(None, command, args)
@@ -206,6 +235,9 @@ impl Sandbox {
     }
 
     /// [`Sandbox::run_in`] within `timeout` (at most the sandbox's own).
+    /// In a box, an argument that names a file or folder of the scratch
+    /// folder is given to the box read-only, under [`INBOX`], and named
+    /// there.
     pub fn run_within(
         &self,
         dir: Option<&Path>,
@@ -213,9 +245,9 @@ impl Sandbox {
         args: &[&OsStr],
         timeout: Duration,
     ) -> Execution {
-        let Some((program, leading)) = command.split_first() else {
+        if command.is_empty() {
             return not_started("no command given");
-        };
+        }
         if INTERRUPTED.load(Ordering::SeqCst) {
             return not_started("interrupted");
         }
@@ -226,22 +258,28 @@ impl Sandbox {
             timeout: timeout.min(self.limits.timeout),
             ..self.limits
         };
-        let mut supervisor = Command::new(&self.supervisor);
+        let mut words: Vec<OsString> = command.to_vec();
+        let mut given = Vec::new();
+        match &self.isolation {
+            Isolation::Bubblewrap { .. } => {
+                for arg in args {
+                    let (inside, bind) = self.in_box(Path::new(arg));
+                    words.push(inside.clone());
+                    if let Some(host) = bind {
+                        given.push((host, inside));
+                    }
+                }
+            }
+            Isolation::None(_) => words.extend(args.iter().map(|a| a.to_os_string())),
+        }
+        let Some(program) = self.program(dir, words, given, None) else {
+            return not_started("cannot find the folder to run in");
+        };
+        let mut supervisor = self.supervisor_command(limits, [&out, &err, &report], &program);
         supervisor
-            .arg(SUPERVISE)
-            .arg(limits.timeout.as_micros().to_string())
-            .arg(limits.memory.to_string())
-            .arg(limits.output.to_string())
-            .arg(&out)
-            .arg(&err)
-            .arg(&report)
-            .arg(program)
-            .args(leading)
-            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0);
+            .stderr(Stdio::null());
         if let Some(dir) = dir {
             supervisor.current_dir(dir);
         }
@@ -253,30 +291,108 @@ impl Sandbox {
         if let Ok(mut groups) = LIVE_GROUPS.lock() {
             groups.push(group);
         }
-        // The supervisor keeps time; this deadline only covers its failing to.
-        let backstop = limits.timeout + Duration::from_secs(5);
-        if wait_for(child, backstop).is_none() {
-            // The supervisor did not end: end it and the candidate's group,
-            // which it names in its report as soon as it has one.
-            let text = fs::read_to_string(&report).unwrap_or_default();
-            if let Some(candidate) = text
+        // The supervisor keeps time; this deadline only covers its failing
+        // to (a run's own time may take longer than its limit in wall-clock
+        // time on a busy machine).
+        let status = wait_for(child, backstop(limits.timeout));
+        let ended_well = status.is_some_and(|s| s.code() == Some(0));
+        let text = fs::read_to_string(&report).unwrap_or_default();
+        let finished = text.lines().any(|l| l.starts_with("elapsed-us="));
+        if !(ended_well && finished) {
+            // The supervisor did not end, or ended without its report (a
+            // run without a box can kill it): end the run's group, which it
+            // names as soon as it has one, and the supervisor.
+            if let Some(run) = text
                 .lines()
                 .find_map(|l| l.strip_prefix("group="))
                 .and_then(|g| g.parse::<i32>().ok())
             {
-                let _ = killpg(Pid::from_raw(candidate), Signal::SIGKILL);
+                let _ = killpg(Pid::from_raw(run), Signal::SIGKILL);
             }
             let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
         }
         if let Ok(mut groups) = LIVE_GROUPS.lock() {
             groups.retain(|&g| g != group);
         }
-        let run = read_report(&report, &out, &err, limits);
+        let run = read_report(&text, &out, &err, limits);
         for path in [&out, &err, &report] {
             let _ = fs::remove_file(path);
         }
         run
     }
+
+    /// Where a run in a box finds `path`, and the host path to bind there
+    /// when it exists: a path of the scratch folder is given under
+    /// [`INBOX`] by its name; any other is left as it is.
+    fn in_box(&self, path: &Path) -> (OsString, Option<PathBuf>) {
+        match (path.strip_prefix(&self.scratch), path.file_name()) {
+            (Ok(_), Some(name)) => {
+                let inside = Path::new(INBOX).join(name).into_os_string();
+                (inside, path.exists().then(|| path.to_path_buf()))
+            }
+            _ => (path.as_os_str().to_os_string(), None),
+        }
+    }
+
+    /// The program and arguments the supervisor starts for `words` run in
+    /// `dir`: the words themselves, or bubblewrap with the box around them
+    /// (`given` bound under [`INBOX`], or `inbox` bound as it). `None` when
+    /// the folder cannot be made absolute.
+    fn program(
+        &self,
+        dir: Option<&Path>,
+        words: Vec<OsString>,
+        given: Vec<(PathBuf, OsString)>,
+        inbox: Option<&Path>,
+    ) -> Option<(bool, Vec<OsString>)> {
+        match &self.isolation {
+            Isolation::None(_) => Some((false, words)),
+            Isolation::Bubblewrap { program, .. } => {
+                let dir = std::path::absolute(dir.unwrap_or(Path::new("."))).ok()?;
+                let spec = isolation::BoxSpec {
+                    dir: &dir,
+                    command: words,
+                    given,
+                    inbox,
+                    scratch: &self.scratch,
+                    launcher: &self.supervisor,
+                    processes: self.limits.processes,
+                };
+                Some((true, spec.argv(program)))
+            }
+        }
+    }
+
+    /// The supervisor's command for `program` under `limits`, its files
+    /// `[stdout, stderr, report]` (stdout `-` for a fork server); in a
+    /// process group of its own.
+    fn supervisor_command(
+        &self,
+        limits: Limits,
+        [out, err, report]: [&Path; 3],
+        (boxed, program): &(bool, Vec<OsString>),
+    ) -> Command {
+        let mut supervisor = Command::new(&self.supervisor);
+        supervisor
+            .arg(SUPERVISE)
+            .arg(limits.timeout.as_micros().to_string())
+            .arg(limits.memory.to_string())
+            .arg(limits.output.to_string())
+            .arg(limits.processes.to_string())
+            .arg(out)
+            .arg(err)
+            .arg(report)
+            .arg(if *boxed { "boxed" } else { "plain" })
+            .args(program)
+            .process_group(0);
+        supervisor
+    }
+}
+
+/// How long the caller waits for a supervisor whose run has `limit`: far
+/// past any run's own time on a loaded machine.
+fn backstop(limit: Duration) -> Duration {
+    limit * 10 + Duration::from_secs(10)
 }
 
 impl Sandbox {
@@ -316,21 +432,15 @@ impl Sandbox {
         }
         let key = (dir.map(Path::to_path_buf), command.to_vec());
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        let server = self.servers.take(&key).or_else(|| {
-            forkserver::Server::start(&self.supervisor, &self.scratch, n, &key, self.limits)
-        });
-        let (out, err) = (
-            self.scratch.join(format!("run-{n}.out")),
-            self.scratch.join(format!("run-{n}.err")),
-        );
+        let server = self
+            .servers
+            .take(&key)
+            .or_else(|| forkserver::Server::start(self, n, &key));
         let limit = timeout.min(self.limits.timeout);
         let ran = server.map(|mut server| {
-            let run = server.run(file, &out, &err, limit, self.limits);
+            let run = server.run(file, n, limit, self.limits);
             (server, run)
         });
-        for path in [&out, &err] {
-            let _ = fs::remove_file(path);
-        }
         match ran {
             Some((server, Some(run))) => {
                 self.servers.put(key, server);
@@ -377,6 +487,7 @@ fn not_started(why: &str) -> Execution {
         stdout: Vec::new(),
         stderr: Vec::new(),
         elapsed: Duration::ZERO,
+        cpu: Duration::ZERO,
         peak_memory: None,
         memory_exceeded: false,
     }
@@ -401,8 +512,8 @@ fn read_capped(path: &Path, limit: u64) -> Vec<u8> {
     bytes
 }
 
-fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Execution {
-    let text = fs::read_to_string(report).unwrap_or_default();
+/// A run as the supervisor's report `text` and its output files tell it.
+fn read_report(text: &str, out: &Path, err: &Path, limits: Limits) -> Execution {
     let field = |name: &str| -> Option<i64> {
         text.lines()
             .find_map(|l| l.strip_prefix(name)?.strip_prefix('='))
@@ -417,37 +528,20 @@ fn read_report(report: &Path, out: &Path, err: &Path, limits: Limits) -> Executi
     } else if let Some(signal) = field("signal") {
         Ended::Signalled(signal as i32)
     } else {
-        Ended::NotStarted("the supervisor ended without a report".into())
+        Ended::NotStarted("the supervisor ended without a report: the run was killed".into())
     };
-    let stdout = read_capped(out, limits.output);
-    let stderr = read_capped(err, limits.output);
+    let micros = |name: &str| Duration::from_micros(field(name).unwrap_or(0).max(0) as u64);
     let peak_memory = field("peak-kb").map(|kb| kb.max(0) as u64 * 1024);
-    let memory_exceeded = out_of_memory(&ended, &stderr, peak_memory, limits);
     Execution {
+        memory_exceeded: memory_reached(&ended, peak_memory, limits),
         ended,
-        stdout,
-        stderr,
-        elapsed: Duration::from_micros(field("elapsed-us").unwrap_or(0).max(0) as u64),
+        stdout: read_capped(out, limits.output),
+        stderr: read_capped(err, limits.output),
+        elapsed: micros("elapsed-us"),
+        cpu: micros("cpu-us"),
         peak_memory,
-        memory_exceeded,
     }
 }
-
-/// The candidate's process group, once it has one, for the supervisor's
-/// termination handler (0: none yet).
-/// Whether a run that ended `ended`, saying `stderr`, at a peak of
-/// `peak` bytes, failed for want of memory: it ended abnormally, and said
-/// so in one of the usual words, or peaked within a tenth of the cap.
-fn out_of_memory(ended: &Ended, stderr: &[u8], peak: Option<u64>, limits: Limits) -> bool {
-    let abnormal =
-        matches!(ended, Ended::Signalled(_)) || matches!(ended, Ended::Exited(code) if *code != 0);
-    let said = String::from_utf8_lossy(stderr);
-    abnormal
-        && (OUT_OF_MEMORY.iter().any(|w| said.contains(w))
-            || peak.is_some_and(|p| p.saturating_mul(10) >= limits.memory.saturating_mul(9)))
-}
-
-static CANDIDATE_GROUP: AtomicI32 = AtomicI32::new(0);
 
 /// The program that runs `cz`, when it is not this process's executable.
 static OWN_PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -472,138 +566,30 @@ pub fn own_program() -> io::Result<PathBuf> {
     }
 }
 
-/// The supervisor: `cz __supervise TIMEOUT_US MEMORY OUTPUT STDOUT STDERR
-/// REPORT PROGRAM [ARGS...]`. Never returns. Asked to end (SIGTERM, SIGINT,
-/// or its parent's death, which sends it SIGTERM), it ends its candidate and
-/// all it started first.
-pub fn supervise(args: &[OsString]) -> ! {
-    let _ = set_pdeathsig(Signal::SIGTERM);
-    let _ = ctrlc::set_handler(|| {
-        end_everything(Pid::from_raw(CANDIDATE_GROUP.load(Ordering::SeqCst)));
-        std::process::exit(130);
-    });
-    let report_path = args.get(5).map(PathBuf::from);
-    let mut report = String::new();
-    if let Err(why) = supervise_run(args, report_path.as_deref(), &mut report) {
-        report = format!("not-started={why}\n");
-    }
-    if let Some(path) = report_path {
-        let _ = fs::write(path, report);
-    }
-    std::process::exit(0);
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn supervise_run(
-    args: &[OsString],
-    report_path: Option<&Path>,
-    report: &mut String,
-) -> Result<(), String> {
-    let number = |i: usize| -> Result<u64, String> {
-        args.get(i)
-            .and_then(|a| a.to_str())
-            .and_then(|a| a.parse().ok())
-            .ok_or_else(|| format!("argument {} of {SUPERVISE} is not a number", i + 1))
-    };
-    let (timeout, memory, output) = (number(0)?, number(1)?, number(2)?);
-    let [stdout, stderr] = [3, 4].map(|i| args.get(i).map(PathBuf::from));
-    let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-        return Err(format!("{SUPERVISE} needs its files"));
-    };
-    let program = args.get(6).ok_or("no program to run")?;
-    // Whatever the candidate leaves behind becomes this process's child.
-    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
-    // Limits the candidate inherits. The hard limits too, so it cannot
-    // raise them.
-    setrlimit(Resource::RLIMIT_AS, memory, memory)
-        .map_err(|e| format!("address space limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_FSIZE, output, output)
-        .map_err(|e| format!("file size limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
-    // A fork server ("-" for its standard output) talks to `cz` through
-    // the supervisor's own standard input and output.
-    let server = stdout.as_os_str() == "-";
-    let (input, out) = if server {
-        (Stdio::inherit(), Stdio::inherit())
-    } else {
-        let out = fs::File::create(&stdout).map_err(|e| format!("{}: {e}", stdout.display()))?;
-        (Stdio::null(), out.into())
-    };
-    let err = fs::File::create(&stderr).map_err(|e| format!("{}: {e}", stderr.display()))?;
-    let start = Instant::now();
-    let child = Command::new(program)
-        .args(&args[7..])
-        .stdin(input)
-        .stdout(out)
-        .stderr(err)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", program.to_string_lossy()))?;
-    let group = Pid::from_raw(child.id() as i32);
-    CANDIDATE_GROUP.store(group.as_raw(), Ordering::SeqCst);
-    if let Some(path) = report_path {
-        // For the caller, should this process fail to end the group itself.
-        let _ = fs::write(path, format!("group={group}\n"));
-    }
-    let status = wait_for(child, Duration::from_micros(timeout));
-    let elapsed = start.elapsed();
-    end_everything(group);
-    match status {
-        None => report.push_str("timed-out=1\n"),
-        Some(s) => {
-            if let Some(code) = s.code() {
-                report.push_str(&format!("exit={code}\n"));
-            } else if let Some(signal) = s.signal() {
-                report.push_str(&format!("signal={signal}\n"));
-            }
+    fn limits(memory: u64) -> Limits {
+        Limits {
+            timeout: Duration::from_secs(1),
+            memory,
+            output: 1 << 20,
+            processes: 64,
         }
     }
-    if let Ok(usage) = getrusage(UsageWho::RUSAGE_CHILDREN) {
-        report.push_str(&format!("peak-kb={}\n", usage.max_rss()));
-    }
-    report.push_str(&format!("elapsed-us={}\n", elapsed.as_micros()));
-    Ok(())
-}
 
-/// Kills the candidate's process group and every child this process has
-/// (left-behind descendants come here as a subreaper), and reaps them, until
-/// none is left (or two seconds pass).
-fn end_everything(group: Pid) {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while Instant::now() < deadline {
-        if group.as_raw() > 0 {
-            let _ = killpg(group, Signal::SIGKILL);
-        }
-        for pid in children() {
-            let _ = kill(pid, Signal::SIGKILL);
-        }
-        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-            Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(1)),
-            Ok(_) => {}
-            Err(Errno::ECHILD) => return,
-            Err(_) => std::thread::sleep(Duration::from_millis(1)),
-        }
+    /// A run reaches the memory cap when it ends badly at half the cap or
+    /// more: just below, at and above half; never when it ended well.
+    #[test]
+    fn the_memory_cap_is_reached_at_half_of_it() {
+        let l = limits(1000);
+        let bad = Ended::Exited(1);
+        assert!(!memory_reached(&bad, Some(499), l));
+        assert!(memory_reached(&bad, Some(500), l));
+        assert!(memory_reached(&Ended::Signalled(9), Some(501), l));
+        assert!(memory_reached(&Ended::TimedOut, Some(900), l));
+        assert!(!memory_reached(&Ended::Exited(0), Some(999), l));
+        assert!(!memory_reached(&bad, None, l));
     }
-}
-
-/// The processes whose parent is this one, from /proc.
-fn children() -> Vec<Pid> {
-    let me = getpid().as_raw();
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| {
-            // "pid (name) state ppid ...": the name may hold spaces and parentheses.
-            fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let rest = &stat[stat.rfind(')')? + 1..];
-                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(me)
-        })
-        .map(Pid::from_raw)
-        .collect()
 }

@@ -1,0 +1,403 @@
+//! The supervisor of one run (`cz __supervise`) and the launcher inside a
+//! box (`cz __limit`).
+//!
+//! The supervisor closes every descriptor it inherited but 0, 1 and 2,
+//! lowers its own limits (address space, size of a written file, CPU time
+//! as a safety net, no core dumps), which the run inherits, makes itself a
+//! child subreaper, and starts the run in a process group of its own: the
+//! candidate itself, or bubblewrap with the box around it (see
+//! [`super::isolation`]). As root it also puts the run in a `pids` control
+//! group of its own ([`super::cgroup`]). While the run goes on it reads the
+//! run's first process's times every few milliseconds and stops the run
+//! when its time is up ([`own_time`]). Then it kills the run's group, the
+//! box, and every process left (they come to it as a subreaper), reaps
+//! them all, and writes its report.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Read;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use nix::errno::Errno;
+use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
+use nix::sys::prctl::{set_child_subreaper, set_pdeathsig};
+use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::{Pid, getpid};
+
+use super::cgroup::PidsGroup;
+use super::{LIMIT, SUPERVISE};
+
+/// How often a run's times are read.
+const POLL: Duration = Duration::from_millis(5);
+
+/// The candidate's process group (or the box's), for the termination
+/// handler (0: none yet).
+static RUN_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// The run's control group, if it has one, for the termination handler to
+/// remove.
+static PIDS: Mutex<Option<PidsGroup>> = Mutex::new(None);
+
+/// Ends the run and all it started, and removes its control group; the
+/// termination handler and the end of a run may call it at once, and the
+/// second waits for the first.
+fn end_run(group: Pid) {
+    let mut pids = PIDS.lock().unwrap_or_else(|e| e.into_inner());
+    end_everything(group, pids.as_ref());
+    *pids = None;
+}
+
+/// Closes every descriptor of this process from 3 up: a run inherits
+/// only its standard input, output and error.
+pub(super) fn close_inherited() {
+    let open: Vec<i32> = fs::read_dir("/proc/self/fd")
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse().ok())
+                .filter(|&fd| fd > 2)
+                .collect()
+        })
+        .unwrap_or_default();
+    for fd in open {
+        let _ = nix::unistd::close(fd);
+    }
+}
+
+/// The launcher: `cz __limit PROCESSES -- PROGRAM [ARGS...]`, the first
+/// process of a box. Limits the processes of the box's user (in the box's
+/// own user namespace, the box's processes alone) and becomes the program.
+pub fn launch(args: &[OsString]) -> ! {
+    close_inherited();
+    let processes = args
+        .first()
+        .and_then(|a| a.to_str())
+        .and_then(|a| a.parse::<u64>().ok());
+    let (Some(processes), Some(program)) = (processes, args.get(2)) else {
+        eprintln!("cz {LIMIT}: PROCESSES -- PROGRAM [ARGS...]");
+        std::process::exit(127);
+    };
+    if let Err(e) = setrlimit(Resource::RLIMIT_NPROC, processes, processes) {
+        eprintln!("cz {LIMIT}: process limit: {e}");
+        std::process::exit(127);
+    }
+    let e = Command::new(program).args(&args[3..]).exec();
+    eprintln!("cannot start {}: {e}", program.to_string_lossy());
+    std::process::exit(127);
+}
+
+/// The supervisor: `cz __supervise TIMEOUT_US MEMORY OUTPUT PROCESSES
+/// STDOUT STDERR REPORT MODE PROGRAM [ARGS...]`; MODE is `plain` or `boxed`
+/// (PROGRAM is bubblewrap, told to write the box's first pid on a
+/// descriptor it inherits). A TIMEOUT_US of 0 is no limit (a fork server); STDOUT
+/// `-` passes this process's standard input and output on (a fork server
+/// talks through them). Never returns. Asked to end (SIGTERM, SIGINT, or
+/// its parent's death, which sends it SIGTERM), it ends the run and all it
+/// started first.
+pub fn supervise(args: &[OsString]) -> ! {
+    close_inherited();
+    let _ = set_pdeathsig(Signal::SIGTERM);
+    let _ = ctrlc::set_handler(|| {
+        end_run(Pid::from_raw(RUN_GROUP.load(Ordering::SeqCst)));
+        std::process::exit(130);
+    });
+    let report_path = args.get(6).map(PathBuf::from);
+    let mut report = String::new();
+    if let Err(why) = supervise_run(args, report_path.as_ref(), &mut report) {
+        report = format!("not-started={why}\n");
+    }
+    if let Some(path) = report_path {
+        let _ = fs::write(path, report);
+    }
+    std::process::exit(0);
+}
+
+/// A run's arguments, read.
+struct Plan {
+    timeout: Duration,
+    memory: u64,
+    output: u64,
+    processes: u64,
+    stdout: PathBuf,
+    stderr: PathBuf,
+    boxed: bool,
+    program: OsString,
+    args: Vec<OsString>,
+}
+
+fn plan(args: &[OsString]) -> Result<Plan, String> {
+    let number = |i: usize| -> Result<u64, String> {
+        args.get(i)
+            .and_then(|a| a.to_str())
+            .and_then(|a| a.parse().ok())
+            .ok_or_else(|| format!("argument {} of {SUPERVISE} is not a number", i + 1))
+    };
+    let path = |i: usize| args.get(i).map(PathBuf::from).ok_or("missing file");
+    let boxed = match args.get(7).and_then(|m| m.to_str()) {
+        Some("plain") => false,
+        Some("boxed") => true,
+        _ => return Err(format!("{SUPERVISE}: the mode is plain or boxed")),
+    };
+    Ok(Plan {
+        timeout: Duration::from_micros(number(0)?),
+        memory: number(1)?,
+        output: number(2)?,
+        processes: number(3)?,
+        stdout: path(4)?,
+        stderr: path(5)?,
+        boxed,
+        program: args.get(8).ok_or("no program to run")?.clone(),
+        args: args.get(9..).unwrap_or_default().to_vec(),
+    })
+}
+
+fn supervise_run(
+    args: &[OsString],
+    report_path: Option<&PathBuf>,
+    report: &mut String,
+) -> Result<(), String> {
+    let plan = plan(args)?;
+    // Whatever the run leaves behind becomes this process's child.
+    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
+    // Limits the run inherits, the hard limits too so that it cannot raise
+    // them. CPU time is kept by reading the run's times; the limit is a
+    // net for a process that outlives its first one.
+    setrlimit(Resource::RLIMIT_AS, plan.memory, plan.memory)
+        .map_err(|e| format!("address space limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
+        .map_err(|e| format!("file size limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
+    if !plan.timeout.is_zero() {
+        let net = plan.timeout.as_secs() * 2 + 2;
+        setrlimit(Resource::RLIMIT_CPU, net, net + 1)
+            .map_err(|e| format!("CPU time limit: {e}"))?;
+    }
+    // A fork server ("-" for its standard output) talks to `cz` through
+    // the supervisor's own standard input and output.
+    let server = plan.stdout.as_os_str() == "-";
+    let (input, out) = if server {
+        (Stdio::inherit(), Stdio::inherit())
+    } else {
+        let out = fs::File::create(&plan.stdout)
+            .map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
+        (Stdio::null(), out.into())
+    };
+    let err =
+        fs::File::create(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    // As root, the run is held to its process limit by a control group:
+    // this process joins it first, and the run inherits it.
+    if let Some(group) = PidsGroup::new(plan.processes + 8).filter(|g| g.join().is_ok())
+        && let Ok(mut pids) = PIDS.lock()
+    {
+        *pids = Some(group);
+    }
+    let mut command = Command::new(&plan.program);
+    // Bubblewrap writes the box's first pid on an inherited descriptor;
+    // the launcher in the box closes it for the run.
+    let info = if plan.boxed {
+        let (read, write) =
+            nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+        fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
+        command.arg("--info-fd").arg(write.as_raw_fd().to_string());
+        Some((read, write))
+    } else {
+        None
+    };
+    command
+        .args(&plan.args)
+        .stdin(input)
+        .stdout(out)
+        .stderr(err)
+        .process_group(0);
+    let start = Instant::now();
+    let child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", plan.program.to_string_lossy()))?;
+    let group = Pid::from_raw(child.id() as i32);
+    RUN_GROUP.store(group.as_raw(), Ordering::SeqCst);
+    if let Some(path) = report_path {
+        // For the caller, should this process fail to end the group itself.
+        let _ = fs::write(path, format!("group={group}\n"));
+    }
+    // The run's first process: the candidate, or the box's.
+    let first = match info {
+        Some((read, write)) => {
+            drop(write);
+            first_in_box(read).unwrap_or(group)
+        }
+        None => group,
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut child = child;
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    let mut timed_out = false;
+    let mut last = Times::default();
+    let status = loop {
+        match rx.recv_timeout(POLL) {
+            Ok(status) => break status.ok(),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if plan.timeout.is_zero() {
+            continue;
+        }
+        if let Some(t) = Times::of(first) {
+            last = t;
+        }
+        if own_time(&last, start.elapsed()) >= plan.timeout || last.cpu >= plan.timeout {
+            timed_out = true;
+            break None;
+        }
+    };
+    let elapsed = start.elapsed();
+    end_run(group);
+    let cpu = getrusage(UsageWho::RUSAGE_CHILDREN)
+        .map(|u| {
+            let t = |v: nix::sys::time::TimeVal| {
+                Duration::new(v.tv_sec().max(0) as u64, v.tv_usec().max(0) as u32 * 1000)
+            };
+            t(u.user_time()) + t(u.system_time())
+        })
+        .unwrap_or(last.cpu);
+    let cpu = cpu.max(last.cpu);
+    if timed_out || (!plan.timeout.is_zero() && cpu >= plan.timeout) {
+        report.push_str("timed-out=1\n");
+    }
+    match status {
+        Some(s) if !timed_out => {
+            if let Some(code) = s.code() {
+                report.push_str(&format!("exit={code}\n"));
+            } else if let Some(signal) = s.signal() {
+                report.push_str(&format!("signal={signal}\n"));
+            }
+        }
+        _ => {}
+    }
+    if let Ok(usage) = getrusage(UsageWho::RUSAGE_CHILDREN) {
+        report.push_str(&format!("peak-kb={}\n", usage.max_rss()));
+    }
+    report.push_str(&format!("cpu-us={}\n", cpu.as_micros()));
+    report.push_str(&format!("elapsed-us={}\n", elapsed.as_micros()));
+    Ok(())
+}
+
+/// The pid bubblewrap wrote on its info descriptor (`"child-pid": N`).
+fn first_in_box(read: OwnedFd) -> Option<Pid> {
+    let mut text = String::new();
+    let mut file = fs::File::from(read);
+    let _ = (&mut file).take(1 << 16).read_to_string(&mut text);
+    let rest = &text[text.find("\"child-pid\"")? + "\"child-pid\"".len()..];
+    let digits: String = rest
+        .trim_start_matches([':', ' ', '\t', '\n'])
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok().map(Pid::from_raw)
+}
+
+/// What a process has used so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Times {
+    /// CPU time: its own and its reaped children's.
+    pub cpu: Duration,
+    /// Time it was ready to run but waited for a core (the machine's
+    /// load, not the run's doing).
+    pub waited: Duration,
+}
+
+impl Times {
+    /// The times of `pid`, from /proc; `None` once it is gone.
+    pub(super) fn of(pid: Pid) -> Option<Times> {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let rest = &stat[stat.rfind(')')? + 1..];
+        // After the name: state ppid pgrp session tty tpgid flags minflt
+        // cminflt majflt cmajflt utime stime cutime cstime.
+        let ticks: u64 = rest
+            .split_whitespace()
+            .skip(11)
+            .take(4)
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum();
+        let per_second = clock_ticks();
+        let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second);
+        let waited = fs::read_to_string(format!("/proc/{pid}/schedstat"))
+            .ok()
+            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .map_or(Duration::ZERO, Duration::from_nanos);
+        Some(Times { cpu, waited })
+    }
+}
+
+fn clock_ticks() -> u64 {
+    nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+        .ok()
+        .flatten()
+        .and_then(|t| u64::try_from(t).ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(100)
+}
+
+/// A run's own time after `wall` of it: the time it was on a core or
+/// chose not to be (asleep, waiting for input), never the time it waited
+/// for a core while others had them. This, not wall-clock time, is held
+/// to the time limit, so that a run's verdict does not depend on the
+/// machine's load; its CPU time is held to the limit too.
+pub(super) fn own_time(times: &Times, wall: Duration) -> Duration {
+    wall.saturating_sub(times.waited)
+}
+
+/// Kills the run's process group, the processes of its control group, and
+/// every child this process has (left-behind descendants come here as a
+/// subreaper), and reaps them, until none is left (or two seconds pass).
+pub(super) fn end_everything(group: Pid, pids: Option<&PidsGroup>) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline {
+        if group.as_raw() > 0 {
+            let _ = killpg(group, Signal::SIGKILL);
+        }
+        if let Some(pids) = pids {
+            pids.kill_all();
+        }
+        for pid in children() {
+            let _ = kill(pid, Signal::SIGKILL);
+        }
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(1)),
+            Ok(_) => {}
+            Err(Errno::ECHILD) => return,
+            Err(_) => std::thread::sleep(Duration::from_millis(1)),
+        }
+    }
+}
+
+/// The processes whose parent is this one, from /proc.
+fn children() -> Vec<Pid> {
+    let me = getpid().as_raw();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            // "pid (name) state ppid ...": the name may hold spaces and parentheses.
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
+                })
+                == Some(me)
+        })
+        .map(Pid::from_raw)
+        .collect()
+}
