@@ -428,7 +428,7 @@ fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
 /// What a grade found of each candidate, leaving out times and the shrunk
 /// inputs' bytes: its counts, and per group its kind, rule, class, count and
 /// the shrunk reproducer's signature (the expected code and the answer).
-fn findings(report: &Value) -> Vec<String> {
+pub(crate) fn findings(report: &Value) -> Vec<String> {
     let mut out: Vec<String> = report["candidates"]
         .as_array()
         .unwrap()

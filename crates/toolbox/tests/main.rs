@@ -3,6 +3,7 @@
 
 mod cz;
 mod grade;
+mod hostile;
 mod play;
 mod puzzles;
 mod support;

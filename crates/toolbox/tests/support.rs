@@ -27,13 +27,23 @@ pub fn connectz_binary() -> PathBuf {
 /// The deadline is a guard against a hang, not a measure of speed: tests
 /// assert counts, and must pass on a busy machine.
 pub fn run_cz(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    run_cz_within(args, stdin, 600).unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
+    run_cz_with(args, stdin, &[])
+}
+
+/// [`run_cz`] with more variables in its environment.
+pub fn run_cz_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> std::process::Output {
+    run_cz_within(args, stdin, env, 600).unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
 }
 
 /// [`run_cz`] with a deadline: `None` (and the process killed) when it has
 /// not ended within `seconds`. Output is read while it runs, so a large one
 /// cannot block it.
-fn run_cz_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<std::process::Output> {
+fn run_cz_within(
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+    seconds: u64,
+) -> Option<std::process::Output> {
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::Duration;
@@ -42,6 +52,7 @@ fn run_cz_within(args: &[&str], stdin: &[u8], seconds: u64) -> Option<std::proce
         .current_dir(root())
         .env("NO_COLOR", "1")
         .env("CONNECTZ", connectz_binary())
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

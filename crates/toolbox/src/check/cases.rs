@@ -1,13 +1,14 @@
 //! The cases a candidate is run on: the shipped corpus and generated games.
 
 use connectz::{Code, Direction};
-use connectz_gen::{Frame, game_with_run};
+use connectz_gen::{Frame, Workload, game_with_run, workload};
 use connectz_rng::Rng;
 use connectz_spec::{Class, Example, case_files, clauses};
 
 use super::Case;
 
-/// The shipped corpus: every spec example and every file of tests/cases.
+/// The shipped corpus: every spec example, every file of tests/cases, and
+/// the [`sized`] files.
 pub fn corpus() -> Vec<Case> {
     let mut out = Vec::new();
     for clause in clauses().unwrap_or_default() {
@@ -30,8 +31,52 @@ pub fn corpus() -> Vec<Case> {
             case.class,
         ));
     }
+    out.extend(sized());
     out
 }
+
+/// Files of the size the brief is about, so that a candidate whose work
+/// grows faster than its file (one that scans the whole board after every
+/// move, say) fails by default, each within the time the timeout policy
+/// derives from the reference's own time on it, blamed on
+/// `r[resource.time]`: a long game (a 250 x 250 frame filled, 62,500
+/// moves) and a settled tail (a 7 x 6 game won at move 7, then 200,000
+/// more moves). `cz grade --perf` times larger ones against the reference.
+pub fn sized() -> Vec<Case> {
+    let files = [
+        (
+            Workload::Dense,
+            SIZED_SIDE,
+            format!("sized: a long game, a {SIZED_SIDE} x {SIZED_SIDE} frame filled"),
+        ),
+        (
+            Workload::Tail,
+            SIZED_TAIL,
+            format!(
+                "sized: a settled tail, a 7 x 6 game won at move 7, then {SIZED_TAIL} more moves"
+            ),
+        ),
+    ];
+    files
+        .into_iter()
+        .filter_map(|(kind, size, name)| {
+            let mut bytes = Vec::new();
+            workload(kind, size, 1, &mut bytes).ok()?;
+            Some(Case::new(
+                name,
+                bytes,
+                Some("resource.time"),
+                Class::Defined,
+            ))
+        })
+        .collect()
+}
+
+/// The side of the sized long game's frame.
+const SIZED_SIDE: u64 = 250;
+
+/// Moves of the sized settled tail after its win.
+const SIZED_TAIL: u64 = 200_000;
 
 /// `count` generated games, every code 0 to 8 in turn, on random frames,
 /// made as they are asked for. The games won (codes 1, 2 and 4) take the

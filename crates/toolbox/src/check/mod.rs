@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sandbox::Sandbox;
 
+mod answer;
 mod area;
 mod cases;
 mod progress;
@@ -24,6 +25,7 @@ mod shrink;
 mod tally;
 mod timeouts;
 
+pub use answer::Answer;
 pub use area::Area;
 pub use cases::{corpus, generated};
 pub use progress::Progress;
@@ -219,6 +221,9 @@ pub struct CheckReport {
     pub log: Vec<Ran>,
     /// Where the time went.
     pub spent: Spent,
+    /// The isolation of the runs, in one line.
+    #[serde(default)]
+    pub isolation: String,
 }
 
 /// How a candidate did on the cases of one [`Area`].
@@ -472,6 +477,7 @@ pub fn check<I: Iterator<Item = Case>>(
         report.spent.add_shrinking(s);
     }
     report.args = argument_checks(candidate, sandbox)?;
+    report.isolation = sandbox.isolation().describe();
     let area = &mut report.per_area[Area::CommandLine as usize];
     area.cases += report.args.len();
     area.passed += report.args.iter().filter(|a| a.passed()).count();
@@ -499,6 +505,7 @@ fn run_cases(
         counts: Counts::default(),
         log: Vec::new(),
         spent: Spent::default(),
+        isolation: String::new(),
     };
     // Timeouts in a row, in the order runs end.
     let streak = AtomicUsize::new(0);

@@ -11,6 +11,9 @@ impl CheckReport {
     /// The report as text. No timings: the same run gives the same text.
     pub fn text(&self) -> String {
         let mut out = format!("cz check: {}\n", self.command);
+        if !self.isolation.is_empty() {
+            let _ = writeln!(out, "isolation: {}", self.isolation);
+        }
         let _ = writeln!(
             out,
             "{} cases: {} from the shipped corpus, {} generated\n",

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use connectz::{Code, USAGE};
 
-use super::{ArgCheck, Outcome};
+use super::{Answer, ArgCheck, Outcome};
 use crate::sandbox::{Ended, Execution, Sandbox};
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +19,9 @@ pub struct Candidate {
     pub command: Vec<OsString>,
     /// The folder to run it in (else the current one).
     pub dir: Option<PathBuf>,
+    /// How its answer is read from what it prints.
+    #[serde(default)]
+    pub answer: Answer,
 }
 
 /// What one run printed, as text.
@@ -144,16 +147,17 @@ pub(super) fn argument_checks(
     candidate: &Candidate,
     sandbox: &Sandbox,
 ) -> std::io::Result<Vec<ArgCheck>> {
-    let scratch = sandbox.scratch();
-    let file = scratch.join("args-sample.txt");
+    // Files of this candidate's alone: others may be checked at once.
+    let file = sandbox.scratch_file("args-sample");
     fs::write(&file, b"3 3 3\n1\n2\n1\n2\n1\n")?;
-    let missing = scratch.join("no-such-file.txt");
-    let _ = fs::remove_file(&missing);
+    let missing = sandbox.scratch_file("no-such-file");
+    let folder = sandbox.scratch_file("a-folder");
+    fs::create_dir(&folder)?;
     let runs: [(&'static str, Vec<&Path>, &str); 4] = [
         ("no argument", vec![], USAGE),
         ("two arguments", vec![&file, &file], USAGE),
         ("a missing file", vec![&missing], "9"),
-        ("a directory", vec![scratch], "9"),
+        ("a directory", vec![&folder], "9"),
     ];
     let checks = runs
         .into_iter()
@@ -168,5 +172,6 @@ pub(super) fn argument_checks(
         })
         .collect();
     let _ = fs::remove_file(&file);
+    let _ = fs::remove_dir(&folder);
     Ok(checks)
 }

@@ -2,7 +2,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use crate::check::{Candidate, Options, Policy, Progress, check, corpus, generated, pool};
+use crate::check::{Answer, Candidate, Options, Policy, Progress, check, corpus, generated, pool};
 use crate::sandbox::{self, Isolation, Limits, Sandbox, Wanted};
 use crate::{Context, Result};
 
@@ -77,6 +77,11 @@ pub struct Args {
     /// Failing generated games to shrink.
     #[arg(long, default_value_t = 3)]
     shrink: usize,
+    /// Read the candidate's answer from its last line that is not blank,
+    /// not its whole output (for a candidate that prints more than the
+    /// brief allows; `cz grade`'s manifest can also map messages to codes).
+    #[arg(long)]
+    last_line: bool,
     /// The candidate's command line; the game file's path is appended.
     #[arg(last = true, required = true)]
     command: Vec<OsString>,
@@ -92,6 +97,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     let candidate = Candidate {
         command: args.command,
         dir: None,
+        answer: if args.last_line {
+            Answer::LastLine
+        } else {
+            Answer::Whole
+        },
     };
     let planned = (corpus().len() + args.common.cases) as u64;
     let progress = Progress::new(planned, 1, std::io::stderr().is_terminal());

@@ -2,7 +2,7 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::check::{Candidate, Progress, corpus};
+use crate::check::{Answer, Candidate, Progress, corpus};
 use crate::grade::journal::Key;
 use crate::grade::{self, ClassReport, Settings, perf};
 use crate::sandbox;
@@ -85,6 +85,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
             reference: Candidate {
                 command: vec![reference(args.reference.clone())?.into_os_string()],
                 dir: None,
+                answer: Answer::Whole,
             },
         })
     } else {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Candidate;
+use crate::check::{Answer, Candidate};
 use crate::{Context, Error, Result};
 
 /// One candidate of a class: its name and how to run it.
@@ -32,6 +32,38 @@ struct ManifestEntry {
     name: String,
     command: Vec<String>,
     dir: Option<PathBuf>,
+    answer: Option<ManifestAnswer>,
+}
+
+/// `answer = "last-line"`, or a table of messages and their codes.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ManifestAnswer {
+    Form(String),
+    Messages(BTreeMap<String, u8>),
+}
+
+impl ManifestAnswer {
+    fn read(self) -> std::result::Result<Answer, String> {
+        match self {
+            ManifestAnswer::Form(form) => match form.as_str() {
+                "whole" => Ok(Answer::Whole),
+                "last-line" => Ok(Answer::LastLine),
+                other => Err(format!(
+                    "answer {other:?}: give \"whole\", \"last-line\" or a table of messages and their codes"
+                )),
+            },
+            ManifestAnswer::Messages(table) => {
+                if let Some((message, code)) = table.iter().find(|(_, c)| **c > 9) {
+                    return Err(format!("answer: {message:?} = {code}: a code is 0 to 9"));
+                }
+                if table.is_empty() {
+                    return Err("answer: the table of messages is empty".into());
+                }
+                Ok(Answer::Messages(table.into_iter().collect()))
+            }
+        }
+    }
 }
 
 /// The most a manifest may hold, in bytes.
@@ -72,11 +104,18 @@ pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
                     dir.display()
                 )));
             }
+            let answer = match m.answer {
+                None => Answer::Whole,
+                Some(a) => a.read().map_err(|e| {
+                    Error::new(format!("{}: candidate {:?}: {e}", path.display(), m.name))
+                })?,
+            };
             Ok(Entry {
                 name: m.name,
                 candidate: Candidate {
                     command: m.command.into_iter().map(OsString::from).collect(),
                     dir,
+                    answer,
                 },
             })
         })
@@ -143,6 +182,7 @@ pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
                         .map(|word| OsString::from(word.replace("{}", text)))
                         .collect(),
                     dir: None,
+                    answer: Answer::Whole,
                 },
             }
         })

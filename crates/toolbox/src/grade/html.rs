@@ -30,8 +30,14 @@ pub fn report(class: &ClassReport) -> String {
     let mut body = String::new();
     let _ = writeln!(
         body,
-        "<header><h1>ConnectZ grade</h1><p>{}.</p><p class=\"{}\">{}</p></header>",
+        "<header><h1>ConnectZ grade</h1><p>{}.</p><p class=\"{}\">Isolation: {}</p><p class=\"{}\">{}</p></header>",
         markup(&class.summary()),
+        if class.isolation.isolated() {
+            "isolation"
+        } else {
+            "isolation verdict bad"
+        },
+        markup(&class.isolation.describe()),
         if class.all_passed() {
             "verdict ok"
         } else {

@@ -13,6 +13,7 @@ struct Document<'a> {
     tool: &'static str,
     version: &'static str,
     all_passed: bool,
+    isolation: Isolated,
     /// False while the grade is under way, or when it was interrupted:
     /// `candidates` holds those graded, `planned` how many were asked for.
     complete: bool,
@@ -124,12 +125,23 @@ struct Perf<'a> {
     memory_ratio: Option<f64>,
 }
 
+/// How the runs were isolated.
+#[derive(Serialize)]
+struct Isolated {
+    isolated: bool,
+    description: String,
+}
+
 /// The report as one JSON document.
 pub fn report(class: &ClassReport) -> String {
     let doc = Document {
         tool: "cz grade",
         version: env!("CARGO_PKG_VERSION"),
         all_passed: class.all_passed(),
+        isolation: Isolated {
+            isolated: class.isolation.isolated(),
+            description: class.isolation.describe(),
+        },
         complete: !class.incomplete(),
         planned: class.planned,
         cases: Cases {

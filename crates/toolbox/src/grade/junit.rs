@@ -28,7 +28,7 @@ pub fn report(class: &ClassReport, cases: usize) -> String {
         suites.push_str(&suite.text);
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cz grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n{suites}</testsuites>\n"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cz grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n{suites}</testsuites>\n",
     )
 }
 
@@ -129,8 +129,9 @@ impl Suite {
         );
         let _ = writeln!(
             text,
-            "    <properties><property name=\"command\" value=\"{}\"/></properties>",
-            markup(&g.check.command)
+            "    <properties><property name=\"command\" value=\"{}\"/><property name=\"isolation\" value=\"{}\"/></properties>",
+            markup(&g.check.command),
+            markup(&class.isolation.describe())
         );
         text.push_str(&body);
         text.push_str("  </testsuite>\n");

@@ -18,7 +18,7 @@ use crate::check::{
     Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
     Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
-use crate::sandbox::{Limits, Sandbox};
+use crate::sandbox::{Isolation, Limits, Sandbox};
 
 use crate::Result;
 pub use class::{Entry, each, manifest};
@@ -227,6 +227,8 @@ pub struct ClassReport {
     pub seed: u64,
     /// The limits of each run.
     pub limits: Limits,
+    /// The isolation of the runs.
+    pub isolation: Isolation,
     /// The speed workloads, with `--perf`.
     pub workloads: Option<Vec<perf::Workload>>,
     /// Where the graded candidates' time went, summed.
@@ -329,6 +331,7 @@ pub fn grade(
         generated: settings.cases,
         seed: settings.seed,
         limits: sandbox.limits(),
+        isolation: sandbox.isolation().clone(),
         workloads: workloads.clone(),
         spent: Spent::default(),
         seconds: 0.0,

@@ -59,6 +59,7 @@ fn validate_wants_named_commands() {
         candidate: Candidate {
             command: command.iter().map(OsString::from).collect(),
             dir: None,
+            answer: crate::check::Answer::Whole,
         },
     };
     assert!(validate(vec![]).is_err());

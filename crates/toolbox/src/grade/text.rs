@@ -12,6 +12,7 @@ use crate::check::{Area, Outcome, describe};
 pub fn report(class: &ClassReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "cz grade: {}", class.summary());
+    let _ = writeln!(out, "isolation: {}", class.isolation.describe());
     let _ = writeln!(out, "time: {}", spent(class));
     out.push('\n');
     out.push_str(&leaderboard(class));

@@ -69,7 +69,7 @@ impl Isolation {
     pub fn describe(&self) -> String {
         match self {
             Isolation::Bubblewrap { version, .. } => format!(
-                "isolated with {version}: every run in a box of its own (its own processes, no network, the filesystem read-only but a private /tmp, no access to the grader's files or other runs)"
+                "isolated with {version}: every run in a box of its own (no process outside it can be seen or signalled, no network, the whole filesystem read-only but a private /tmp, the grader's scratch folder hidden)"
             ),
             Isolation::None(why) => format!(
                 "NOT ISOLATED ({why}): runs have the grader's user, files and network; a run can read and change any file the grader can (other candidates, the reports), use the network, and end its supervisor, leaving processes behind"

@@ -1,0 +1,210 @@
+//! Grading strangers' code: hostile candidates held by the box
+//! (tests/fixtures/hostile: each attacks the grader, then answers right only
+//! if every attack was held), and the same findings whatever the machine's
+//! load. The attacks need bubblewrap; where it cannot make a box these tests
+//! say so and pass, unless `CZ_REQUIRE_ISOLATION` is set (`.ci/run` sets it).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::Value;
+
+use crate::grade::findings;
+use crate::support::{Scratch, marker, processes_with, root, run_cz, run_cz_with};
+
+/// Whether bubblewrap makes a box here; when `CZ_REQUIRE_ISOLATION` is
+/// set, it must.
+fn isolation_here() -> bool {
+    let made = Command::new("bwrap")
+        .args(["--unshare-user", "--unshare-pid", "--unshare-net"])
+        .args(["--ro-bind", "/", "/", "true"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        assert!(
+            std::env::var_os("CZ_REQUIRE_ISOLATION").is_none(),
+            "CZ_REQUIRE_ISOLATION is set, but bubblewrap cannot make a box here"
+        );
+        eprintln!("skipped: bubblewrap cannot make a box here (install bubblewrap)");
+    }
+    made
+}
+
+/// Every file below `dir` and its bytes, but Python's caches.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if entry.file_name() != "__pycache__" {
+                    stack.push(path);
+                }
+            } else {
+                out.insert(path.clone(), fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Every attack of tests/fixtures/hostile is held: killing the parent and
+/// leaving a sleeper, rewriting another candidate, the manifest, the
+/// grader's reports and journal, planting files, patching the fork server,
+/// reading standard input, holding descriptors, reaching a port of the
+/// machine's loopback, a fork bomb. Each candidate answers wrong when an
+/// attack got through; every one passes every case, the victim among them,
+/// nothing of theirs is left running, no file changed, and the loopback
+/// port saw no connection.
+#[test]
+fn hostile_candidates_are_held_by_the_box() {
+    if !isolation_here() {
+        return;
+    }
+    let scratch = Scratch::new("hostile");
+    let reports = scratch.path("reports");
+    fs::create_dir(&reports).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let fixtures = root().join("tests/fixtures/hostile");
+    let before = files(&fixtures);
+    let m = marker(20);
+    let report = reports.join("r.json");
+    let out = run_cz_with(
+        &[
+            "grade",
+            "tests/fixtures/hostile/grade.toml",
+            "--cases",
+            "9",
+            "--isolation",
+            "require",
+            "--json",
+            report.to_str().unwrap(),
+            "--junit",
+            reports.join("r.xml").to_str().unwrap(),
+            "--html",
+            reports.join("r.html").to_str().unwrap(),
+        ],
+        b"",
+        &[
+            ("HOSTILE_MARK", &m),
+            ("HOSTILE_PORT", &port),
+            ("HOSTILE_REPORTS", reports.to_str().unwrap()),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("isolation: isolated with bubblewrap"),
+        "{text}"
+    );
+    let doc = json(&report);
+    assert_eq!(doc["isolation"]["isolated"], true);
+    let candidates = doc["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 9);
+    for c in candidates {
+        for field in ["defined_failures", "crashes", "timeouts", "memory_breaches"] {
+            assert_eq!(c[field], 0, "{}: {field}\n{text}", c["name"]);
+        }
+    }
+    assert!(
+        listener.accept().is_err(),
+        "a run reached the loopback's port"
+    );
+    assert_eq!(files(&fixtures), before, "a run changed the fixtures");
+    let mut left: Vec<String> = fs::read_dir(&reports)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["r.html", "r.json", "r.json.journal.jsonl", "r.xml"]);
+    let journal = fs::read_to_string(reports.join("r.json.journal.jsonl")).unwrap();
+    assert!(!journal.contains("hostile"), "a run wrote into the journal");
+    assert_eq!(processes_with(&m), Vec::<String>::new());
+}
+
+/// A run that kills its parent and leaves a sleeper, as `cz check` runs
+/// it: without a box the sleeper got out (the supervisor was its parent);
+/// in one, nothing is left.
+#[test]
+fn a_run_that_kills_its_parent_leaves_nothing() {
+    if !isolation_here() {
+        return;
+    }
+    let m = marker(21);
+    let out = run_cz_with(
+        &[
+            "check",
+            "--cases",
+            "0",
+            "--isolation",
+            "require",
+            "--",
+            "sh",
+            "-c",
+            &format!("kill -9 $PPID; setsid sleep {m} & exec \"$CONNECTZ\" \"$0\""),
+        ],
+        b"",
+        &[],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("crashes 0; timeouts 0"), "{text}");
+    assert_eq!(processes_with(&m), Vec::<String>::new());
+}
+
+/// The fixture class graded twice, once alone and once while two threads
+/// keep both cores busy, has the same findings: a run's time is its CPU
+/// time and its own time, not the wall-clock time that load stretches.
+#[test]
+fn a_class_graded_under_load_has_the_same_findings() {
+    let scratch = Scratch::new("load");
+    let grade = |name: &str| {
+        let path = scratch.path(name);
+        let out = run_cz(
+            &[
+                "grade",
+                "tests/fixtures/class/grade.toml",
+                "--cases",
+                "40",
+                "--json",
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(1));
+        findings(&json(&path))
+    };
+    let alone = grade("alone.json");
+    let stop = Arc::new(AtomicBool::new(false));
+    let busy: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let loaded = grade("loaded.json");
+    stop.store(true, Ordering::Relaxed);
+    for b in busy {
+        b.join().unwrap();
+    }
+    assert_eq!(alone, loaded);
+}
