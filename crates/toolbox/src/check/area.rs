@@ -49,9 +49,17 @@ impl Area {
 
     /// The area of a game file whose case exercises `rule`: the clause's
     /// own area, except that a file with several faults is about precedence
-    /// and one with a number past 32 bits about numbers.
+    /// and one with a number past 32 bits about numbers. A game file is
+    /// never about the command line (that area is the argument checks'):
+    /// an example of a clause of the command line, such as the games of
+    /// `code.table`, counts in the area of the reference's verdict on it.
     pub fn of(rule: &str, report: &Report, bytes: &[u8]) -> Area {
-        let area = Area::of_clause(rule).unwrap_or(Area::Rules);
+        let area = match Area::of_clause(rule) {
+            Some(Area::CommandLine) | None => Area::of_clause(report.verdict.rule())
+                .filter(|&a| a != Area::CommandLine)
+                .unwrap_or(Area::Rules),
+            Some(area) => area,
+        };
         if report.faults.len() >= 2 || area == Area::Precedence {
             Area::Precedence
         } else if area == Area::Winnability {
@@ -149,6 +157,23 @@ mod tests {
             assert!(Area::of_clause(id).is_some(), "{id}");
         }
         assert_eq!(Area::of_clause("board.grid"), None);
+    }
+
+    /// Every game file of the shipped corpus counts in the area of what it
+    /// exercises, never in the command line's (the argument checks): the
+    /// games of `code.table` count where the reference's verdict on them
+    /// does, in rules.
+    #[test]
+    fn no_game_file_counts_in_the_command_line() {
+        let corpus = crate::check::corpus();
+        let table: Vec<_> = corpus.iter().filter(|c| c.rule == "code.table").collect();
+        assert!(!table.is_empty());
+        for case in &table {
+            assert_eq!(case.area, Area::Rules, "{}", case.name);
+        }
+        for case in &corpus {
+            assert_ne!(case.area, Area::CommandLine, "{}", case.name);
+        }
     }
 
     /// Every rule a verdict of the judge can cite has an area of its own
