@@ -140,7 +140,7 @@ fn leaderboard(class: &ClassReport) -> String {
     let mut out = String::from("<section id=\"leaderboard\"><h2>Leaderboard</h2>\n");
     let _ = write!(
         out,
-        "<p class=\"muted\">Ordered by defined failures, then crashes, timeouts and memory breaches, then speed ({}). Each area shows cases passed of cases run; ✗ marks a failure, * only differences on impl rulings (notes).</p>\n<div class=\"scroll\"><table class=\"leaderboard\">\n<thead><tr><th>#</th><th class=\"name\">candidate</th><th>defined failures</th><th>crashes</th><th>timeouts</th><th>memory</th><th>speed</th>",
+        "<p class=\"muted\">Ordered by defined failures, then crashes, timeouts and memory breaches, then impl notes (fewer first), then speed ({}). Each area shows cases passed of cases run; ✗ marks a failure, * only differences on impl rulings (notes).</p>\n<div class=\"scroll\"><table class=\"leaderboard\">\n<thead><tr><th>#</th><th class=\"name\">candidate</th><th>defined failures</th><th>crashes</th><th>timeouts</th><th>memory</th><th>impl notes</th><th>speed</th>",
         if perf {
             "the geometric mean of its time ratios to the reference"
         } else {
@@ -162,7 +162,7 @@ fn leaderboard(class: &ClassReport) -> String {
         };
         let _ = write!(
             out,
-            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a></td>{}{}{}{}<td>{}</td>",
+            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a></td>{}{}{}{}<td class=\"{}\">{}</td><td>{}</td>",
             markup(&g.entry.name),
             slug(rank),
             markup(&g.entry.name),
@@ -170,6 +170,8 @@ fn leaderboard(class: &ClassReport) -> String {
             cell(g.crashes()),
             cell(g.timeouts()),
             cell(g.memory()),
+            if g.notes() == 0 { "ok" } else { "note" },
+            g.notes(),
             markup(&text::speed(g))
         );
         for (area, score) in areas(&g.check) {

@@ -174,6 +174,11 @@ impl Graded {
         self.check.counts.memory + self.perf_failed(|v| *v == perf::Mark::Memory)
     }
 
+    /// Differences on `impl` rulings: notes, not failures.
+    pub fn notes(&self) -> usize {
+        self.check.counts.notes
+    }
+
     /// Workloads it did not finish right whose verdict `which` picks.
     fn perf_failed(&self, which: impl Fn(&perf::Mark) -> bool) -> usize {
         self.perf.as_ref().map_or(0, |rows| {
@@ -194,13 +199,17 @@ impl Graded {
     }
 
     /// The leaderboard's order: defined failures, crashes, timeouts, memory
-    /// breaches, then speed.
-    fn rank_key(&self) -> (usize, usize, usize, usize, f64) {
+    /// breaches, impl notes (fewer first: a candidate that differs only on
+    /// rulings the brief leaves open still differs), then speed.
+    fn rank_key(&self) -> ([usize; 5], f64) {
         (
-            self.failures(),
-            self.crashes(),
-            self.timeouts(),
-            self.memory(),
+            [
+                self.failures(),
+                self.crashes(),
+                self.timeouts(),
+                self.memory(),
+                self.notes(),
+            ],
             self.speed(),
         )
     }
@@ -248,9 +257,8 @@ impl ClassReport {
         self.graded.push(one);
         self.graded.sort_by(|a, b| {
             let (ka, kb) = (a.rank_key(), b.rank_key());
-            (ka.0, ka.1, ka.2, ka.3)
-                .cmp(&(kb.0, kb.1, kb.2, kb.3))
-                .then(ka.4.total_cmp(&kb.4))
+            ka.0.cmp(&kb.0)
+                .then(ka.1.total_cmp(&kb.1))
                 .then(a.entry.name.cmp(&b.entry.name))
         });
     }

@@ -92,7 +92,7 @@ fn leaderboard(class: &ClassReport) -> String {
         .clamp(9, 40);
     let perf = class.workloads.is_some();
     let mut out = format!(
-        "leaderboard (defined failures, then crashes, timeouts, memory breaches, {}):\n",
+        "leaderboard (defined failures, then crashes, timeouts, memory breaches, impl notes, {}):\n",
         if perf {
             "then speed: geometric mean of time ratios to the reference"
         } else {
@@ -101,8 +101,8 @@ fn leaderboard(class: &ClassReport) -> String {
     );
     let _ = write!(
         out,
-        "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>8}",
-        "#", "candidate", "defined", "crash", "timeout", "memory", "speed"
+        "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
+        "#", "candidate", "defined", "crash", "timeout", "memory", "notes", "speed"
     );
     for area in Area::ALL {
         let _ = write!(out, " {:>10}", short(area));
@@ -112,13 +112,14 @@ fn leaderboard(class: &ClassReport) -> String {
         let name: String = g.entry.name.chars().take(width).collect();
         let _ = write!(
             out,
-            "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>8}",
+            "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
             rank + 1,
             name,
             g.failures(),
             g.crashes(),
             g.timeouts(),
             g.memory(),
+            g.notes(),
             speed(g)
         );
         for (_, score) in areas(&g.check) {
