@@ -185,6 +185,78 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
     assert!(text.contains("every candidate passed every defined case"));
 }
 
+/// Nothing a candidate controls reaches the reviewer's terminal raw: a
+/// submitted folder named with escapes that retitle the window and clear
+/// the screen, and a candidate that writes them where the reports show its
+/// output (the command-line checks, a crash's standard out and error), are
+/// shown escaped in the reports of `cz grade` and `cz check` and in the
+/// progress lines, and stay recognisable.
+#[test]
+fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
+    let scratch = Scratch::new("grade-escapes");
+    let evil = scratch.path("evil\x1b]0;TITLE\x07\x1b[2J");
+    fs::create_dir(&evil).unwrap();
+    fs::copy(
+        root().join("tests/fixtures/class/escapes.sh"),
+        evil.join("connectz.sh"),
+    )
+    .unwrap();
+    let raw = |out: &std::process::Output| {
+        let mut bytes = out.stdout.clone();
+        bytes.extend_from_slice(&out.stderr);
+        bytes.iter().any(|b| *b == 0x1b || *b == 0x07)
+    };
+    let out = run_cz(
+        &[
+            "grade",
+            "--cases",
+            "9",
+            "--each",
+            "sh {}/connectz.sh",
+            evil.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(!raw(&out), "{text:?}\n{err:?}");
+    let name = r"evil\x1b]0;TITLE\x07\x1b[2J";
+    assert!(text.contains(&format!("== 1. {name}: sh ")), "{text}");
+    assert!(err.contains(&format!("cz grade: [1/1] {name}: ")), "{err}");
+    assert!(
+        text.contains(r#"stderr "\x1b[2J\x1b]0;CRASHED\x07boom""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"got "\x1b]0;OWNED\x07\x1b[2Jusage\n""#),
+        "{text}"
+    );
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "9",
+            "--",
+            "sh",
+            evil.join("connectz.sh").to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(!raw(&out), "{text:?}");
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("cz check: sh ") && first.ends_with(&format!("{name}/connectz.sh")),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"stdout "\x1b[31mred"; stderr "\x1b[2J\x1b]0;CRASHED\x07boom""#),
+        "{text}"
+    );
+}
+
 #[test]
 fn speed_is_graded_against_the_reference() {
     let scratch = Scratch::new("grade-perf");

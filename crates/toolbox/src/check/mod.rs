@@ -27,7 +27,7 @@ mod timeouts;
 pub use area::Area;
 pub use cases::{corpus, generated};
 pub use progress::Progress;
-pub use report::describe;
+pub use report::{describe, shown};
 pub use running::Candidate;
 use running::argument_checks;
 pub use shrink::shrink;

@@ -15,7 +15,7 @@ use connectz_explain::render::{Excerpt, Picture, draw};
 use connectz_spec::{Class, clause};
 
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
-use crate::check::{Area, CaseResult, Outcome, describe};
+use crate::check::{Area, CaseResult, Outcome, describe, shown};
 
 mod speed;
 use speed::{speed_section, speed_table};
@@ -265,8 +265,8 @@ fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<
             out,
             "<tr><td class=\"left\">{}</td><td class=\"left mono\">{}</td><td class=\"left mono\">{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
             markup(&a.what),
-            markup(&format!("{:?}", a.expected)),
-            markup(&format!("{:?}", a.got)),
+            markup(&format!("\"{}\"", shown(&a.expected))),
+            markup(&format!("\"{}\"", shown(&a.got))),
             a.status.map_or("none".into(), |s| s.to_string()),
             if a.passed() { "ok" } else { "bad" },
             if a.passed() { "ok" } else { "FAIL" }
@@ -364,8 +364,8 @@ fn group_html(g: &Graded, group: &Group, cited: &mut BTreeSet<String>) -> String
             } => format!(
                 "crashed, exit status {}<br><span class=\"muted\">stdout <code>{}</code><br>stderr <code>{}</code></span>",
                 status.map_or("none".into(), |s| s.to_string()),
-                markup(&format!("{stdout:?}")),
-                markup(&format!("{stderr:?}"))
+                markup(&format!("\"{}\"", shown(stdout))),
+                markup(&format!("\"{}\"", shown(stderr)))
             ),
             other => markup(&other.answer()),
         };

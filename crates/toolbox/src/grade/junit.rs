@@ -12,7 +12,7 @@ use connectz_spec::Class;
 
 use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
-use crate::check::{CaseResult, Outcome, describe};
+use crate::check::{CaseResult, Outcome, describe, shown};
 
 /// The report as a JUnit XML document.
 pub fn report(class: &ClassReport, cases: usize) -> String {
@@ -79,7 +79,11 @@ impl Suite {
                 failures += 1;
                 format!(
                     "<failure type=\"code.args\" message=\"{}\"/>",
-                    markup(&format!("expected {:?}, got {:?}", a.expected, a.got))
+                    markup(&format!(
+                        "expected \"{}\", got \"{}\"",
+                        shown(&a.expected),
+                        shown(&a.got)
+                    ))
                 )
             };
             testcase(

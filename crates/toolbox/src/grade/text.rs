@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::perf::{Mark, Row, Workload};
 use super::{ClassReport, Graded, Kind, areas};
-use crate::check::{Area, Outcome, describe};
+use crate::check::{Area, Outcome, describe, shown};
 
 /// The whole report.
 pub fn report(class: &ClassReport) -> String {
@@ -86,7 +86,7 @@ fn leaderboard(class: &ClassReport) -> String {
     let width = class
         .graded
         .iter()
-        .map(|g| g.entry.name.chars().count())
+        .map(|g| shown(&g.entry.name).chars().count())
         .max()
         .unwrap_or(9)
         .clamp(9, 40);
@@ -109,7 +109,7 @@ fn leaderboard(class: &ClassReport) -> String {
     }
     out.push('\n');
     for (rank, g) in class.graded.iter().enumerate() {
-        let name: String = g.entry.name.chars().take(width).collect();
+        let name: String = shown(&g.entry.name).chars().take(width).collect();
         let _ = write!(
             out,
             "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
@@ -146,9 +146,17 @@ fn leaderboard(class: &ClassReport) -> String {
 
 fn candidate(rank: usize, g: &Graded, workloads: Option<&[Workload]>) -> String {
     let c = &g.check.counts;
-    let mut out = format!("== {rank}. {}: {}\n", g.entry.name, g.check.command);
+    let mut out = format!(
+        "== {rank}. {}: {}\n",
+        shown(&g.entry.name),
+        shown(&g.check.command)
+    );
     if let Some(dir) = &g.entry.candidate.dir {
-        let _ = writeln!(out, "   run in {}", dir.display());
+        let _ = writeln!(
+            out,
+            "   run in {}",
+            shown(dir.as_os_str().as_encoded_bytes())
+        );
     }
     let _ = writeln!(
         out,
