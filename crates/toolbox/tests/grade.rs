@@ -257,6 +257,119 @@ fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
     );
 }
 
+/// A candidate that prints the right code and then exits with it (as
+/// `sys.exit(code)` does) is judged by the code it printed: no crash, no
+/// defined failure, a note per case it exited otherwise than 0 on, grouped
+/// under decision.exit-status in every report; it ranks below the
+/// reference, which has no notes.
+#[test]
+fn the_code_printed_decides_and_an_exit_status_is_a_note() {
+    let scratch = Scratch::new("grade-exit-status");
+    let toml = scratch.path("class.toml");
+    manifest(
+        &toml,
+        &[
+            ("exits-with-code", "class/exits-with-code.sh"),
+            ("reference", "class/reference.sh"),
+        ],
+    );
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "9",
+            "--json",
+            &scratch.str("r.json"),
+            "--junit",
+            &scratch.str("r.xml"),
+            "--html",
+            &scratch.str("r.html"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    // Notes are no failures: every candidate passed every defined case.
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let doc = json(&scratch.path("r.json"));
+    let candidates = doc["candidates"].as_array().unwrap();
+    assert_eq!(candidates[0]["name"], "reference");
+    let exits = &candidates[1];
+    assert_eq!(exits["name"], "exits-with-code");
+    assert_eq!(exits["crashes"], 0, "{exits}");
+    assert_eq!(exits["defined_failures"], 0, "{exits}");
+    let notes = exits["impl_notes"].as_u64().unwrap();
+    assert!(notes > 100, "{exits}");
+    let groups = exits["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{exits}");
+    let group = &groups[0];
+    assert_eq!(group["rule"], "decision.exit-status");
+    assert_eq!(group["kind"], "note");
+    assert_eq!(group["class"], "impl");
+    assert_eq!(group["counts"], false);
+    assert_eq!(group["count"].as_u64(), Some(notes));
+    // Every code but 0 (exit status 0) is a note; the score per code
+    // counts them right.
+    for case in group["cases"].as_array().unwrap() {
+        assert_ne!(case["expected"], 0, "{case}");
+        let status = format!("exit status {}", case["expected"]);
+        assert!(
+            case["answer"].as_str().unwrap().ends_with(&status),
+            "{case}"
+        );
+    }
+    for score in exits["per_code"].as_array().unwrap() {
+        assert_eq!(score["passed"], score["total"], "{score}");
+    }
+    assert!(
+        text.contains("NOTE    decision.exit-status [impl]: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("impl notes {notes}; crashes 0;")),
+        "{text}"
+    );
+    // JUnit: notes pass, with a word in system-out.
+    let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
+    let suite = xml
+        .split("<testsuite name=\"exits-with-code\"")
+        .nth(1)
+        .and_then(|s| s.split("</testsuite>").next())
+        .unwrap();
+    assert!(
+        !suite.contains("<failure") && !suite.contains("<error"),
+        "{suite}"
+    );
+    assert_eq!(
+        suite
+            .matches("note, decision.exit-status is an impl ruling")
+            .count() as u64,
+        notes
+    );
+    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(html.contains("<details class=\"group\" data-kind=\"note\">"));
+    // cz check judges the same way.
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "0",
+            "--",
+            "sh",
+            "tests/fixtures/class/exits-with-code.sh",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("defined failures 0; impl notes "), "{text}");
+    assert!(text.contains("; crashes 0;"), "{text}");
+    assert!(
+        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl]"),
+        "{text}"
+    );
+}
+
 #[test]
 fn speed_is_graded_against_the_reference() {
     let scratch = Scratch::new("grade-perf");

@@ -20,7 +20,8 @@ pub enum Area {
     /// Files with more than one fault: which code wins (`code.precedence`).
     Precedence,
     /// The argument message, a missing file, a directory (`code.args`,
-    /// `code.io`).
+    /// `code.io`); what is printed, and the exit status
+    /// (`decision.exit-status`: a note on any case, in the case's area).
     CommandLine,
 }
 
@@ -83,7 +84,7 @@ impl Area {
 /// Every clause of the judge's spec (spec/format.md, rules.md, codes.md,
 /// decisions.md, resources.md) and its area; a test holds this list to the
 /// spec's ids.
-const CLAUSE_AREAS: [(&str, Area); 41] = [
+const CLAUSE_AREAS: [(&str, Area); 42] = [
     ("format.file", Area::Format),
     ("format.eol", Area::Format),
     ("format.empty-line", Area::Format),
@@ -125,6 +126,7 @@ const CLAUSE_AREAS: [(&str, Area); 41] = [
     ("code.output", Area::CommandLine),
     ("decision.unreadable", Area::CommandLine),
     ("decision.arguments", Area::CommandLine),
+    ("decision.exit-status", Area::CommandLine),
 ];
 
 /// True when the file holds a number of 10 digits or more (past 32 bits).

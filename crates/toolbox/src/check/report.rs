@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use connectz::Code;
 use connectz_spec::Class;
 
-use super::{ArgCheck, CheckReport, Outcome};
+use super::{ArgCheck, CheckReport, EXIT_STATUS, Outcome};
 
 impl CheckReport {
     /// The report as text. No timings: the same run gives the same text.
@@ -27,10 +27,14 @@ impl CheckReport {
         }
         for r in &self.results {
             let c = &r.case;
+            let (rule, class) = match &r.outcome {
+                Outcome::ExitStatus { .. } => (EXIT_STATUS, Class::Impl),
+                _ => (c.rule.as_str(), c.class),
+            };
             let label = match &r.outcome {
                 Outcome::Pass => continue,
                 Outcome::Mismatch { .. } if c.class == Class::Defined => "FAIL",
-                Outcome::Mismatch { .. } => "NOTE",
+                Outcome::Mismatch { .. } | Outcome::ExitStatus { .. } => "NOTE",
                 Outcome::Crash { .. } => "CRASH",
                 Outcome::Timeout => "TIMEOUT",
                 Outcome::MemoryExceeded { .. } => "MEMORY",
@@ -41,8 +45,8 @@ impl CheckReport {
                 "{label:<7} {}: {} [{}, {}]",
                 c.name,
                 describe(c.expect, &r.outcome),
-                c.rule,
-                c.class.name()
+                rule,
+                class.name()
             );
             match &r.shrunk {
                 Some(s) => {
@@ -125,6 +129,11 @@ pub fn describe(expect: Code, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Pass => format!("expected {expect} ({}), passed", expect.name()),
         Outcome::Mismatch { got } => format!("expected {expect} ({}), got {got}", expect.name()),
+        Outcome::ExitStatus { status } => format!(
+            "expected {expect} ({}), printed it, then {} (a note: the code printed decides)",
+            expect.name(),
+            status.map_or("killed by a signal".into(), |s| format!("exit status {s}"))
+        ),
         Outcome::Crash {
             status,
             stderr,

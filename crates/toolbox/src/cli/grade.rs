@@ -162,7 +162,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         }
         if let Some(g) = g.filter(|_| !quiet) {
             progress.println(&format!(
-                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches ({:.1} s)",
+                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches, {} impl notes ({:.1} s)",
                 class.graded.len(),
                 class.planned,
                 shown(&g.entry.name),
@@ -170,6 +170,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
                 g.crashes(),
                 g.timeouts(),
                 g.memory(),
+                g.notes(),
                 g.seconds
             ));
         }

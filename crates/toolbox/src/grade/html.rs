@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use connectz::judge_bytes_with;
 use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_spec::{Class, clause};
+use connectz_spec::clause;
 
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
 use crate::check::{Area, CaseResult, Outcome, describe, shown};
@@ -314,7 +314,9 @@ fn group_html(g: &Graded, group: &Group, cited: &mut BTreeSet<String>) -> String
         results.len(),
         if results.len() == 1 { "" } else { "s" }
     );
-    if group.kind == Kind::Wrong && group.class == Class::Impl {
+    if group.kind == Kind::Note {
+        out.push_str("<p class=\"note\">An impl ruling: the brief says the checker prints its code and gives no exit status, so the right code with another status is a note, not a failure.</p>\n");
+    } else if !group.counts() {
         out.push_str("<p class=\"note\">An impl ruling: the brief leaves this open, so a difference is a note, not a failure.</p>\n");
     }
     // The lead: the shortest failing input, shrunk when it could be.

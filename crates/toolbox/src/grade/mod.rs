@@ -15,8 +15,8 @@ use connectz::Code;
 use connectz_spec::Class;
 
 use crate::check::{
-    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
-    Shrunk, Spent, check, corpus, generated, pool, shrink,
+    Area, AreaScore, Candidate, CaseResult, CheckReport, EXIT_STATUS, Options, Outcome, Policy,
+    Progress, Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
 use crate::sandbox::{Limits, Sandbox};
 
@@ -65,7 +65,10 @@ pub struct Settings {
 pub enum Kind {
     /// A wrong code.
     Wrong,
-    /// No code: a crash, a traceback, a bad exit status.
+    /// The right code, then an exit status other than 0: always a note
+    /// (r[decision.exit-status]).
+    Note,
+    /// No code: a crash, a traceback, other text.
     Crash,
     /// Past the time limit.
     Timeout,
@@ -80,6 +83,7 @@ impl Kind {
         Some(match outcome {
             Outcome::Pass => return None,
             Outcome::Mismatch { .. } => Kind::Wrong,
+            Outcome::ExitStatus { .. } => Kind::Note,
             Outcome::Crash { .. } => Kind::Crash,
             Outcome::Timeout => Kind::Timeout,
             Outcome::MemoryExceeded { .. } => Kind::Memory,
@@ -91,7 +95,7 @@ impl Kind {
     pub fn label(self, class: Class) -> &'static str {
         match (self, class) {
             (Kind::Wrong, Class::Defined) => "FAIL",
-            (Kind::Wrong, Class::Impl) => "NOTE",
+            (Kind::Wrong, Class::Impl) | (Kind::Note, _) => "NOTE",
             (Kind::Crash, _) => "CRASH",
             (Kind::Timeout, _) => "TIMEOUT",
             (Kind::Memory, _) => "MEMORY",
@@ -103,6 +107,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrong => "wrong",
+            Kind::Note => "note",
             Kind::Crash => "crash",
             Kind::Timeout => "timeout",
             Kind::Memory => "memory",
@@ -128,9 +133,10 @@ pub struct Group {
 }
 
 impl Group {
-    /// True when it counts against the candidate: not an `impl` note.
+    /// True when it counts against the candidate: not a note (a wrong code
+    /// on an `impl` case, or an exit status).
     pub fn counts(&self) -> bool {
-        !(self.kind == Kind::Wrong && self.class == Class::Impl)
+        !(matches!(self.kind, Kind::Wrong | Kind::Note) && self.class == Class::Impl)
     }
 }
 
@@ -435,12 +441,12 @@ fn median(mut v: Vec<u32>) -> u32 {
 pub fn group(report: &CheckReport) -> Vec<Group> {
     let mut by_key: BTreeMap<(Kind, String, Class), Vec<usize>> = BTreeMap::new();
     for (i, r) in report.results.iter().enumerate() {
-        if let Some(kind) = Kind::of(&r.outcome) {
-            by_key
-                .entry((kind, r.case.rule.clone(), r.case.class))
-                .or_default()
-                .push(i);
-        }
+        let key = match Kind::of(&r.outcome) {
+            None => continue,
+            Some(Kind::Note) => (Kind::Note, EXIT_STATUS.to_string(), Class::Impl),
+            Some(kind) => (kind, r.case.rule.clone(), r.case.class),
+        };
+        by_key.entry(key).or_default().push(i);
     }
     let mut groups: Vec<Group> = by_key
         .into_iter()
@@ -458,7 +464,14 @@ pub fn group(report: &CheckReport) -> Vec<Group> {
     // Defined wrong codes, then notes, then crashes and the rest; the larger
     // groups first.
     groups.sort_by(|a, b| {
-        let order = |g: &Group| (g.kind != Kind::Wrong, !g.counts(), g.kind);
+        let order = |g: &Group| {
+            let place = match (g.counts(), g.kind) {
+                (true, Kind::Wrong) => 0,
+                (false, _) => 1,
+                (true, _) => 2,
+            };
+            (place, g.kind)
+        };
         order(a)
             .cmp(&order(b))
             .then(b.results.len().cmp(&a.results.len()))
