@@ -127,7 +127,9 @@ fn a_class_is_ranked_and_reported_in_four_forms() {
     };
     let (passed, all) = area(seven, "winnability");
     assert!(passed < all && all >= 10, "{passed}/{all}");
-    assert_eq!(area(&candidates[1], "command-line"), (3, 5));
+    // The four argument checks, two of them failed, and no game file: the
+    // games of code.table count in rules.
+    assert_eq!(area(&candidates[1], "command-line"), (2, 4));
     // JUnit: a suite per candidate, a case per case and check.
     let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
     assert_eq!(xml.matches("<testsuite ").count(), 4);
@@ -166,17 +168,206 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
     let text = stdout(&out);
     // An impl difference is a note: both pass every defined case.
     assert_eq!(out.status.code(), Some(0), "{text}");
-    // Both pass every defined case, so speed orders them: either may lead.
+    // Both pass every defined case; the one without impl notes leads,
+    // whatever the speed.
     assert!(
-        text.contains(". reference.sh: sh tests/fixtures/class/reference.sh"),
+        text.contains("== 1. reference.sh: sh tests/fixtures/class/reference.sh"),
         "{text}"
     );
-    assert!(text.contains("empty-is-incomplete.sh: sh tests/fixtures/empty-is-incomplete.sh"));
+    assert!(
+        text.contains("== 2. empty-is-incomplete.sh: sh tests/fixtures/empty-is-incomplete.sh"),
+        "{text}"
+    );
     assert!(
         text.contains("NOTE    decision.empty-file [impl]"),
         "{text}"
     );
     assert!(text.contains("every candidate passed every defined case"));
+}
+
+/// Nothing a candidate controls reaches the reviewer's terminal raw: a
+/// submitted folder named with escapes that retitle the window and clear
+/// the screen, and a candidate that writes them where the reports show its
+/// output (the command-line checks, a crash's standard out and error), are
+/// shown escaped in the reports of `cz grade` and `cz check` and in the
+/// progress lines, and stay recognisable.
+#[test]
+fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
+    let scratch = Scratch::new("grade-escapes");
+    let evil = scratch.path("evil\x1b]0;TITLE\x07\x1b[2J");
+    fs::create_dir(&evil).unwrap();
+    fs::copy(
+        root().join("tests/fixtures/class/escapes.sh"),
+        evil.join("connectz.sh"),
+    )
+    .unwrap();
+    let raw = |out: &std::process::Output| {
+        let mut bytes = out.stdout.clone();
+        bytes.extend_from_slice(&out.stderr);
+        bytes.iter().any(|b| *b == 0x1b || *b == 0x07)
+    };
+    let out = run_cz(
+        &[
+            "grade",
+            "--cases",
+            "9",
+            "--each",
+            "sh {}/connectz.sh",
+            evil.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(!raw(&out), "{text:?}\n{err:?}");
+    let name = r"evil\x1b]0;TITLE\x07\x1b[2J";
+    assert!(text.contains(&format!("== 1. {name}: sh ")), "{text}");
+    assert!(err.contains(&format!("cz grade: [1/1] {name}: ")), "{err}");
+    assert!(
+        text.contains(r#"stderr "\x1b[2J\x1b]0;CRASHED\x07boom""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"got "\x1b]0;OWNED\x07\x1b[2Jusage\n""#),
+        "{text}"
+    );
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "9",
+            "--",
+            "sh",
+            evil.join("connectz.sh").to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(!raw(&out), "{text:?}");
+    let first = text.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("cz check: sh ") && first.ends_with(&format!("{name}/connectz.sh")),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"stdout "\x1b[31mred"; stderr "\x1b[2J\x1b]0;CRASHED\x07boom""#),
+        "{text}"
+    );
+}
+
+/// A candidate that prints the right code and then exits with it (as
+/// `sys.exit(code)` does) is judged by the code it printed: no crash, no
+/// defined failure, a note per case it exited otherwise than 0 on, grouped
+/// under decision.exit-status in every report; it ranks below the
+/// reference, which has no notes.
+#[test]
+fn the_code_printed_decides_and_an_exit_status_is_a_note() {
+    let scratch = Scratch::new("grade-exit-status");
+    let toml = scratch.path("class.toml");
+    manifest(
+        &toml,
+        &[
+            ("exits-with-code", "class/exits-with-code.sh"),
+            ("reference", "class/reference.sh"),
+        ],
+    );
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "9",
+            "--json",
+            &scratch.str("r.json"),
+            "--junit",
+            &scratch.str("r.xml"),
+            "--html",
+            &scratch.str("r.html"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    // Notes are no failures: every candidate passed every defined case.
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let doc = json(&scratch.path("r.json"));
+    let candidates = doc["candidates"].as_array().unwrap();
+    assert_eq!(candidates[0]["name"], "reference");
+    let exits = &candidates[1];
+    assert_eq!(exits["name"], "exits-with-code");
+    assert_eq!(exits["crashes"], 0, "{exits}");
+    assert_eq!(exits["defined_failures"], 0, "{exits}");
+    let notes = exits["impl_notes"].as_u64().unwrap();
+    assert!(notes > 100, "{exits}");
+    let groups = exits["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{exits}");
+    let group = &groups[0];
+    assert_eq!(group["rule"], "decision.exit-status");
+    assert_eq!(group["kind"], "note");
+    assert_eq!(group["class"], "impl");
+    assert_eq!(group["counts"], false);
+    assert_eq!(group["count"].as_u64(), Some(notes));
+    // Every code but 0 (exit status 0) is a note; the score per code
+    // counts them right.
+    for case in group["cases"].as_array().unwrap() {
+        assert_ne!(case["expected"], 0, "{case}");
+        let status = format!("exit status {}", case["expected"]);
+        assert!(
+            case["answer"].as_str().unwrap().ends_with(&status),
+            "{case}"
+        );
+    }
+    for score in exits["per_code"].as_array().unwrap() {
+        assert_eq!(score["passed"], score["total"], "{score}");
+    }
+    assert!(
+        text.contains("NOTE    decision.exit-status [impl]: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("impl notes {notes}; crashes 0;")),
+        "{text}"
+    );
+    // JUnit: notes pass, with a word in system-out.
+    let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
+    let suite = xml
+        .split("<testsuite name=\"exits-with-code\"")
+        .nth(1)
+        .and_then(|s| s.split("</testsuite>").next())
+        .unwrap();
+    assert!(
+        !suite.contains("<failure") && !suite.contains("<error"),
+        "{suite}"
+    );
+    assert_eq!(
+        suite
+            .matches("note, decision.exit-status is an impl ruling")
+            .count() as u64,
+        notes
+    );
+    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(html.contains("<details class=\"group\" data-kind=\"note\">"));
+    // cz check judges the same way.
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "0",
+            "--",
+            "sh",
+            "tests/fixtures/class/exits-with-code.sh",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("defined failures 0; impl notes "), "{text}");
+    assert!(text.contains("; crashes 0;"), "{text}");
+    assert!(
+        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl]"),
+        "{text}"
+    );
 }
 
 #[test]

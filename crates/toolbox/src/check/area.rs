@@ -20,7 +20,8 @@ pub enum Area {
     /// Files with more than one fault: which code wins (`code.precedence`).
     Precedence,
     /// The argument message, a missing file, a directory (`code.args`,
-    /// `code.io`).
+    /// `code.io`); what is printed, and the exit status
+    /// (`decision.exit-status`: a note on any case, in the case's area).
     CommandLine,
 }
 
@@ -49,9 +50,17 @@ impl Area {
 
     /// The area of a game file whose case exercises `rule`: the clause's
     /// own area, except that a file with several faults is about precedence
-    /// and one with a number past 32 bits about numbers.
+    /// and one with a number past 32 bits about numbers. A game file is
+    /// never about the command line (that area is the argument checks'):
+    /// an example of a clause of the command line, such as the games of
+    /// `code.table`, counts in the area of the reference's verdict on it.
     pub fn of(rule: &str, report: &Report, bytes: &[u8]) -> Area {
-        let area = Area::of_clause(rule).unwrap_or(Area::Rules);
+        let area = match Area::of_clause(rule) {
+            Some(Area::CommandLine) | None => Area::of_clause(report.verdict.rule())
+                .filter(|&a| a != Area::CommandLine)
+                .unwrap_or(Area::Rules),
+            Some(area) => area,
+        };
         if report.faults.len() >= 2 || area == Area::Precedence {
             Area::Precedence
         } else if area == Area::Winnability {
@@ -75,7 +84,7 @@ impl Area {
 /// Every clause of the judge's spec (spec/format.md, rules.md, codes.md,
 /// decisions.md, resources.md) and its area; a test holds this list to the
 /// spec's ids.
-const CLAUSE_AREAS: [(&str, Area); 41] = [
+const CLAUSE_AREAS: [(&str, Area); 42] = [
     ("format.file", Area::Format),
     ("format.eol", Area::Format),
     ("format.empty-line", Area::Format),
@@ -117,6 +126,7 @@ const CLAUSE_AREAS: [(&str, Area); 41] = [
     ("code.output", Area::CommandLine),
     ("decision.unreadable", Area::CommandLine),
     ("decision.arguments", Area::CommandLine),
+    ("decision.exit-status", Area::CommandLine),
 ];
 
 /// True when the file holds a number of 10 digits or more (past 32 bits).
@@ -149,6 +159,23 @@ mod tests {
             assert!(Area::of_clause(id).is_some(), "{id}");
         }
         assert_eq!(Area::of_clause("board.grid"), None);
+    }
+
+    /// Every game file of the shipped corpus counts in the area of what it
+    /// exercises, never in the command line's (the argument checks): the
+    /// games of `code.table` count where the reference's verdict on them
+    /// does, in rules.
+    #[test]
+    fn no_game_file_counts_in_the_command_line() {
+        let corpus = crate::check::corpus();
+        let table: Vec<_> = corpus.iter().filter(|c| c.rule == "code.table").collect();
+        assert!(!table.is_empty());
+        for case in &table {
+            assert_eq!(case.area, Area::Rules, "{}", case.name);
+        }
+        for case in &corpus {
+            assert_ne!(case.area, Area::CommandLine, "{}", case.name);
+        }
     }
 
     /// Every rule a verdict of the judge can cite has an area of its own

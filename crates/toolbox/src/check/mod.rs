@@ -29,7 +29,7 @@ pub use answer::Answer;
 pub use area::Area;
 pub use cases::{corpus, generated};
 pub use progress::Progress;
-pub use report::describe;
+pub use report::{describe, shown};
 pub use running::Candidate;
 use running::argument_checks;
 pub use shrink::shrink;
@@ -96,7 +96,15 @@ pub enum Outcome {
         /// What it printed.
         got: u8,
     },
-    /// It did not print one integer 0 to 9 and exit 0.
+    /// It printed the reference's code, but then exited with a status
+    /// other than 0, or was killed by a signal: a note, never a crash nor
+    /// a failure (r[decision.exit-status]).
+    ExitStatus {
+        /// Exit status, if it exited (`None`: killed by a signal).
+        status: Option<i32>,
+    },
+    /// It did not print one code 0 to 9 (and did not time out or run out
+    /// of memory).
     Crash {
         /// Exit status, if it exited.
         status: Option<i32>,
@@ -117,12 +125,25 @@ pub enum Outcome {
     Skipped,
 }
 
+/// The clause of the notes on exit statuses ([`Outcome::ExitStatus`]).
+pub const EXIT_STATUS: &str = "decision.exit-status";
+
 impl Outcome {
+    /// Whether the candidate printed the reference's code (passed, or
+    /// differed only in its exit status).
+    pub fn right_code(&self) -> bool {
+        matches!(self, Outcome::Pass | Outcome::ExitStatus { .. })
+    }
+
     /// What the candidate answered, in a few words.
     pub fn answer(&self) -> String {
         match self {
             Outcome::Pass => "the same code".into(),
             Outcome::Mismatch { got } => format!("got {got}"),
+            Outcome::ExitStatus { status } => format!(
+                "the same code, then {}",
+                status.map_or("killed by a signal".into(), |s| format!("exit status {s}"))
+            ),
             Outcome::Crash { status, .. } => format!(
                 "crashed (exit status {})",
                 status.map_or("none".into(), |s| s.to_string())
@@ -252,7 +273,8 @@ pub struct Counts {
     /// Mismatches on `defined` cases, crashes, timeouts and memory breaches
     /// on `defined` cases.
     pub defined: usize,
-    /// Mismatches on `impl` cases.
+    /// Notes: mismatches on `impl` cases, and the right code with another
+    /// exit status than 0 (r[decision.exit-status]).
     pub notes: usize,
     /// Crashes.
     pub crashes: usize,
@@ -563,7 +585,7 @@ fn run_cases(
                 }
                 retries.fetch_add(usize::from(judged.retried), Ordering::Relaxed);
                 if let Some(p) = options.progress {
-                    p.case_done(judged.outcome != Outcome::Pass);
+                    p.case_done(!judged.outcome.right_code());
                 }
                 Ok(Some((judged.outcome, judged.elapsed)))
             })
@@ -589,7 +611,7 @@ fn run_cases(
             if reused {
                 report.spent.reused += 1;
                 if let Some(p) = options.progress {
-                    p.case_done(outcome != Outcome::Pass);
+                    p.case_done(!outcome.right_code());
                 }
             } else if outcome != Outcome::Skipped {
                 seen.remember(&case.bytes, &outcome, elapsed);
@@ -624,7 +646,10 @@ fn faithful(
     for r in &report.results {
         let kind = (std::mem::discriminant(&r.outcome), r.case.rule.as_str());
         if again.len() < FRESH_CHECKS
-            && matches!(r.outcome, Outcome::Mismatch { .. } | Outcome::Crash { .. })
+            && matches!(
+                r.outcome,
+                Outcome::Mismatch { .. } | Outcome::ExitStatus { .. } | Outcome::Crash { .. }
+            )
             && !kinds.contains(&kind)
         {
             kinds.push(kind);

@@ -5,12 +5,13 @@ use std::fmt::Write as _;
 use connectz::Code;
 use connectz_spec::Class;
 
-use super::{ArgCheck, CheckReport, Outcome};
+use super::{ArgCheck, CheckReport, EXIT_STATUS, Outcome};
 
 impl CheckReport {
     /// The report as text. No timings: the same run gives the same text.
     pub fn text(&self) -> String {
-        let mut out = format!("cz check: {}\n", self.command);
+        let mut out = format!("cz check: {}
+", shown(&self.command));
         if !self.isolation.is_empty() {
             let _ = writeln!(out, "isolation: {}", self.isolation);
         }
@@ -30,10 +31,14 @@ impl CheckReport {
         }
         for r in &self.results {
             let c = &r.case;
+            let (rule, class) = match &r.outcome {
+                Outcome::ExitStatus { .. } => (EXIT_STATUS, Class::Impl),
+                _ => (c.rule.as_str(), c.class),
+            };
             let label = match &r.outcome {
                 Outcome::Pass => continue,
                 Outcome::Mismatch { .. } if c.class == Class::Defined => "FAIL",
-                Outcome::Mismatch { .. } => "NOTE",
+                Outcome::Mismatch { .. } | Outcome::ExitStatus { .. } => "NOTE",
                 Outcome::Crash { .. } => "CRASH",
                 Outcome::Timeout => "TIMEOUT",
                 Outcome::MemoryExceeded { .. } => "MEMORY",
@@ -44,8 +49,8 @@ impl CheckReport {
                 "{label:<7} {}: {} [{}, {}]",
                 c.name,
                 describe(c.expect, &r.outcome),
-                c.rule,
-                c.class.name()
+                rule,
+                class.name()
             );
             match &r.shrunk {
                 Some(s) => {
@@ -105,8 +110,10 @@ impl ArgCheck {
     pub fn line(&self) -> String {
         let verdict = if self.passed() { "ok" } else { "FAIL" };
         let mut out = format!(
-            "  {verdict:<4} {}: expected {:?}, got {:?}",
-            self.what, self.expected, self.got
+            "  {verdict:<4} {}: expected \"{}\", got \"{}\"",
+            self.what,
+            shown(&self.expected),
+            shown(&self.got)
         );
         if self.status != Some(0) {
             let _ = write!(
@@ -126,13 +133,20 @@ pub fn describe(expect: Code, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Pass => format!("expected {expect} ({}), passed", expect.name()),
         Outcome::Mismatch { got } => format!("expected {expect} ({}), got {got}", expect.name()),
+        Outcome::ExitStatus { status } => format!(
+            "expected {expect} ({}), printed it, then {} (a note: the code printed decides)",
+            expect.name(),
+            status.map_or("killed by a signal".into(), |s| format!("exit status {s}"))
+        ),
         Outcome::Crash {
             status,
             stderr,
             stdout,
         } => format!(
-            "expected {expect}; exit status {}; stdout {stdout:?}; stderr {stderr:?}",
+            "expected {expect}; exit status {}; stdout \"{}\"; stderr \"{}\"",
             status.map_or("none".into(), |s| s.to_string()),
+            shown(stdout),
+            shown(stderr),
         ),
         Outcome::Timeout => format!("expected {expect}; timed out"),
         Outcome::MemoryExceeded { peak } => format!(
@@ -140,5 +154,63 @@ pub fn describe(expect: Code, outcome: &Outcome) -> String {
             peak.map_or(String::new(), |p| format!(" (peak {} MB)", p >> 20))
         ),
         Outcome::Skipped => format!("expected {expect}; not run, after too many timeouts in a row"),
+    }
+}
+
+/// Text a candidate controls (its name, its command's words, its folder,
+/// what it printed), as it may be written to a terminal or a text report:
+/// each control character (C0, DEL and C1), each character that reorders
+/// the text around it (the bidirectional controls), each backslash, each
+/// double quote and each byte that is not UTF-8 is escaped as the reports
+/// escape inputs (`\n`, `\t`, `\x1b`, `\\`, `\"`: [`escape_ascii`] of its
+/// bytes), so that nothing it wrote can move the cursor, retitle the
+/// window or clear the screen of whoever reads the report, and the escaped
+/// text reads back exactly; every other character, letters of any script
+/// included, is shown as it is.
+///
+/// [`escape_ascii`]: slice::escape_ascii
+pub fn shown(text: impl AsRef<[u8]>) -> String {
+    let mut out = String::new();
+    for chunk in text.as_ref().utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() || c == '\\' || c == '"' || reorders(c) {
+                let mut bytes = [0; 4];
+                let bytes = c.encode_utf8(&mut bytes).as_bytes();
+                out.extend(bytes.escape_ascii().map(char::from));
+            } else {
+                out.push(c);
+            }
+        }
+        out.extend(chunk.invalid().escape_ascii().map(char::from));
+    }
+    out
+}
+
+/// The bidirectional formatting characters: marks, embeddings, overrides
+/// and isolates, which show text in another order than it is written.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Controls, bidirectional controls, backslashes, quotes and bytes
+    /// that are not UTF-8 are escaped; the rest, accents included, stays.
+    #[test]
+    fn shown_escapes_what_a_terminal_would_obey() {
+        assert_eq!(
+            shown("evil\u{1b}]0;TITLE\u{7}\u{1b}[2J"),
+            "evil\\x1b]0;TITLE\\x07\\x1b[2J"
+        );
+        assert_eq!(shown("a\tb\r\n\u{7f}\u{9b}"), "a\\tb\\r\\n\\x7f\\xc2\\x9b");
+        assert_eq!(shown("x\u{202e}y"), "x\\xe2\\x80\\xaey");
+        assert_eq!(shown("a\\b \"c\" 'd'"), "a\\\\b \\\"c\\\" 'd'");
+        assert_eq!(shown(b"ok\xff"), "ok\\xff");
+        assert_eq!(shown("José 名前"), "José 名前");
+        for text in ["evil\u{1b}[2J\u{7}", "\u{9b}31m", "\u{202e}"] {
+            assert!(!shown(text).chars().any(|c| c.is_control() || reorders(c)));
+        }
     }
 }

@@ -111,24 +111,24 @@ fn printed(run: Execution) -> Printed {
     }
 }
 
-/// The outcome of a run against the reference's code `expect`.
+/// The outcome of a run against the reference's code `expect`: by the
+/// code it printed, however it ended (r[decision.exit-status]). A run that
+/// printed one code is judged by it: the right code is a pass if the run
+/// exited 0 and a note ([`Outcome::ExitStatus`]) otherwise, another code a
+/// mismatch. A run that printed anything else crashed, unless it ran out
+/// of memory; one that did not end in time timed out, whatever it printed.
 fn judged(printed: Printed, expect: Code) -> (Outcome, Execution) {
-    let answer = printed.stdout.trim();
     let outcome = if printed.run.ended == Ended::TimedOut {
         Outcome::Timeout
     } else {
-        match (answer.parse::<u8>(), printed.status) {
-            (Ok(code), Some(0)) if code <= 9 && answer.len() == 1 => {
-                if code == expect.number() {
-                    Outcome::Pass
-                } else {
-                    Outcome::Mismatch { got: code }
-                }
-            }
-            _ if printed.run.memory_exceeded => Outcome::MemoryExceeded {
+        match (printed_code(&printed.stdout), printed.status) {
+            (Some(code), _) if code != expect.number() => Outcome::Mismatch { got: code },
+            (Some(_), Some(0)) => Outcome::Pass,
+            (Some(_), status) => Outcome::ExitStatus { status },
+            (None, _) if printed.run.memory_exceeded => Outcome::MemoryExceeded {
                 peak: printed.run.peak_memory,
             },
-            _ => Outcome::Crash {
+            (None, _) => Outcome::Crash {
                 status: printed.status,
                 stderr: clip(&printed.stderr),
                 stdout: clip(&printed.stdout),
@@ -136,6 +136,15 @@ fn judged(printed: Printed, expect: Code) -> (Outcome, Execution) {
         }
     };
     (outcome, printed.run)
+}
+
+/// The code a run printed: its standard out is one digit, white space
+/// around it allowed.
+fn printed_code(stdout: &str) -> Option<u8> {
+    match stdout.trim().as_bytes() {
+        &[digit @ b'0'..=b'9'] => Some(digit - b'0'),
+        _ => None,
+    }
 }
 
 fn clip(s: &str) -> String {
@@ -174,4 +183,59 @@ pub(super) fn argument_checks(
     let _ = fs::remove_file(&file);
     let _ = fs::remove_dir(&folder);
     Ok(checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(stdout: &str, ended: Ended, memory_exceeded: bool) -> Outcome {
+        let run = Execution {
+            ended,
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: Vec::new(),
+            elapsed: Duration::ZERO,
+            peak_memory: None,
+            memory_exceeded,
+        };
+        judged(printed(run), Code::WinOne).0
+    }
+
+    /// The code printed decides, however the run ended; only a run that
+    /// printed no code crashed (r[decision.exit-status]).
+    #[test]
+    fn the_code_printed_decides_whatever_the_exit_status() {
+        use Ended::{Exited, Signalled, TimedOut};
+        assert_eq!(run("1\n", Exited(0), false), Outcome::Pass);
+        assert_eq!(run(" 1 \n\n", Exited(0), false), Outcome::Pass);
+        let noted = |status| Outcome::ExitStatus { status };
+        assert_eq!(run("1\n", Exited(1), false), noted(Some(1)));
+        assert_eq!(run("1", Exited(3), false), noted(Some(3)));
+        assert_eq!(run("1\n", Signalled(11), false), noted(None));
+        assert_eq!(run("1\n", Exited(1), true), noted(Some(1)));
+        let wrong = Outcome::Mismatch { got: 2 };
+        assert_eq!(run("2\n", Exited(0), false), wrong);
+        assert_eq!(run("2\n", Exited(2), false), wrong);
+        assert_eq!(run("2\n", Signalled(6), false), wrong);
+        for (stdout, ended) in [
+            ("", Exited(0)),
+            ("", Exited(1)),
+            ("1\n1\n", Exited(0)),
+            ("10\n", Exited(0)),
+            ("code 1\n", Exited(1)),
+            ("+1\n", Exited(0)),
+            ("١\n", Exited(0)),
+        ] {
+            let outcome = run(stdout, ended.clone(), false);
+            assert!(
+                matches!(outcome, Outcome::Crash { .. }),
+                "{stdout:?}: {outcome:?}"
+            );
+        }
+        assert_eq!(
+            run("", Exited(1), true),
+            Outcome::MemoryExceeded { peak: None }
+        );
+        assert_eq!(run("1\n", TimedOut, false), Outcome::Timeout);
+    }
 }

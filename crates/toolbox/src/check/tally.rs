@@ -34,35 +34,45 @@ impl CheckReport {
             }
         }
         let passed = outcome == Outcome::Pass;
+        // The right code printed: the score per code counts it, however
+        // the run ended.
+        let right = outcome.right_code();
         if log {
             self.log.push(Ran {
                 expect: case.expect.number(),
-                passed,
+                passed: right,
                 micros: u32::try_from(elapsed.as_micros()).unwrap_or(u32::MAX),
             });
         }
         let slot = &mut self.per_code[usize::from(case.expect.number())];
         slot.0 += 1;
-        slot.1 += usize::from(passed);
+        slot.1 += usize::from(right);
         let defined = case.class == Class::Defined;
+        // A note: a wrong code on an impl case, or the right code with
+        // another exit status (r[decision.exit-status]).
+        let note = match outcome {
+            Outcome::Mismatch { .. } => !defined,
+            Outcome::ExitStatus { .. } => true,
+            _ => false,
+        };
         let area = &mut self.per_area[case.area as usize];
         area.cases += 1;
         area.passed += usize::from(passed);
-        area.notes += usize::from(!defined && matches!(outcome, Outcome::Mismatch { .. }));
+        area.notes += usize::from(note);
         let c = &mut self.counts;
         match &outcome {
             Outcome::Pass => {
                 c.passed += 1;
                 return;
             }
-            Outcome::Mismatch { .. } if !defined => c.notes += 1,
-            Outcome::Mismatch { .. } => {}
+            _ if note => c.notes += 1,
+            Outcome::Mismatch { .. } | Outcome::ExitStatus { .. } => {}
             Outcome::Crash { .. } => c.crashes += 1,
             Outcome::Timeout => c.timeouts += 1,
             Outcome::MemoryExceeded { .. } => c.memory += 1,
             Outcome::Skipped => c.skipped += 1,
         }
-        c.defined += usize::from(defined);
+        c.defined += usize::from(defined && !note);
         if self.results.len() < KEPT_FAILURES {
             self.results.push(CaseResult {
                 index: self.total - 1,

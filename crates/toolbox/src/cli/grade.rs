@@ -2,7 +2,7 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::check::{Answer, Candidate, Progress, corpus};
+use crate::check::{Answer, Candidate, Progress, corpus, shown};
 use crate::grade::journal::Key;
 use crate::grade::{self, ClassReport, Settings, perf};
 use crate::sandbox;
@@ -139,7 +139,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
             resumed.len(),
             journal
                 .as_ref()
-                .map_or(String::new(), |p| p.display().to_string()),
+                .map_or(String::new(), |p| shown(p.as_os_str().as_encoded_bytes())),
             todo.len()
         );
     }
@@ -163,14 +163,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         }
         if let Some(g) = g.filter(|_| !quiet) {
             progress.println(&format!(
-                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches ({:.1} s)",
+                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches, {} impl notes ({:.1} s)",
                 class.graded.len(),
                 class.planned,
-                g.entry.name,
+                shown(&g.entry.name),
                 g.failures(),
                 g.crashes(),
                 g.timeouts(),
                 g.memory(),
+                g.notes(),
                 g.seconds
             ));
         }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Answer, Candidate};
+use crate::check::{Answer, Candidate, shown};
 use crate::{Context, Error, Result};
 
 /// One candidate of a class: its name and how to run it.
@@ -98,10 +98,10 @@ pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
                 && !dir.is_dir()
             {
                 return Err(Error::new(format!(
-                    "{}: candidate {:?}: {} is not a folder",
-                    path.display(),
-                    m.name,
-                    dir.display()
+                    "{}: candidate \"{}\": {} is not a folder",
+                    shown(path.as_os_str().as_encoded_bytes()),
+                    shown(&m.name),
+                    shown(dir.as_os_str().as_encoded_bytes())
                 )));
             }
             let answer = match m.answer {
@@ -144,9 +144,11 @@ pub(super) fn tidy(path: &Path) -> PathBuf {
 /// No path, a template without `{}`, or an empty one.
 pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
     if !template.contains("{}") {
-        return Err(
-            format!("--each {template:?}: the template has no {{}} to put the path in").into(),
-        );
+        return Err(format!(
+            "--each \"{}\": the template has no {{}} to put the path in",
+            shown(template)
+        )
+        .into());
     }
     if paths.is_empty() {
         return Err("--each needs at least one path after the template".into());
@@ -201,10 +203,10 @@ pub(super) fn validate(entries: Vec<Entry>) -> Result<Vec<Entry>> {
             return Err("a candidate has an empty name".into());
         }
         if !names.insert(e.name.as_str()) {
-            return Err(format!("two candidates are named {:?}", e.name).into());
+            return Err(format!("two candidates are named \"{}\"", shown(&e.name)).into());
         }
         if e.candidate.command.first().is_none_or(|p| p.is_empty()) {
-            return Err(format!("candidate {:?} has no command", e.name).into());
+            return Err(format!("candidate \"{}\" has no command", shown(&e.name)).into());
         }
     }
     Ok(entries)

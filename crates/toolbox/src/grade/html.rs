@@ -12,10 +12,10 @@ use std::fmt::Write as _;
 use connectz::judge_bytes_with;
 use connectz_explain::account::keeping_board;
 use connectz_explain::render::{Excerpt, Picture, draw};
-use connectz_spec::{Class, clause};
+use connectz_spec::clause;
 
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
-use crate::check::{Area, CaseResult, Outcome, describe};
+use crate::check::{Area, CaseResult, Outcome, describe, shown};
 
 mod speed;
 use speed::{speed_section, speed_table};
@@ -146,7 +146,7 @@ fn leaderboard(class: &ClassReport) -> String {
     let mut out = String::from("<section id=\"leaderboard\"><h2>Leaderboard</h2>\n");
     let _ = write!(
         out,
-        "<p class=\"muted\">Ordered by defined failures, then crashes, timeouts and memory breaches, then speed ({}). Each area shows cases passed of cases run; ✗ marks a failure, * only differences on impl rulings (notes).</p>\n<div class=\"scroll\"><table class=\"leaderboard\">\n<thead><tr><th>#</th><th class=\"name\">candidate</th><th>defined failures</th><th>crashes</th><th>timeouts</th><th>memory</th><th>speed</th>",
+        "<p class=\"muted\">Ordered by defined failures, then crashes, timeouts and memory breaches, then impl notes (fewer first), then speed ({}). Each area shows cases passed of cases run; ✗ marks a failure, * only differences on impl rulings (notes).</p>\n<div class=\"scroll\"><table class=\"leaderboard\">\n<thead><tr><th>#</th><th class=\"name\">candidate</th><th>defined failures</th><th>crashes</th><th>timeouts</th><th>memory</th><th>impl notes</th><th>speed</th>",
         if perf {
             "the geometric mean of its time ratios to the reference"
         } else {
@@ -168,7 +168,7 @@ fn leaderboard(class: &ClassReport) -> String {
         };
         let _ = write!(
             out,
-            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a></td>{}{}{}{}<td>{}</td>",
+            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a></td>{}{}{}{}<td class=\"{}\">{}</td><td>{}</td>",
             markup(&g.entry.name),
             slug(rank),
             markup(&g.entry.name),
@@ -176,6 +176,8 @@ fn leaderboard(class: &ClassReport) -> String {
             cell(g.crashes()),
             cell(g.timeouts()),
             cell(g.memory()),
+            if g.notes() == 0 { "ok" } else { "note" },
+            g.notes(),
             markup(&text::speed(g))
         );
         for (area, score) in areas(&g.check) {
@@ -269,8 +271,8 @@ fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<
             out,
             "<tr><td class=\"left\">{}</td><td class=\"left mono\">{}</td><td class=\"left mono\">{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
             markup(&a.what),
-            markup(&format!("{:?}", a.expected)),
-            markup(&format!("{:?}", a.got)),
+            markup(&format!("\"{}\"", shown(&a.expected))),
+            markup(&format!("\"{}\"", shown(&a.got))),
             a.status.map_or("none".into(), |s| s.to_string()),
             if a.passed() { "ok" } else { "bad" },
             if a.passed() { "ok" } else { "FAIL" }
@@ -318,7 +320,9 @@ fn group_html(g: &Graded, group: &Group, cited: &mut BTreeSet<String>) -> String
         results.len(),
         if results.len() == 1 { "" } else { "s" }
     );
-    if group.kind == Kind::Wrong && group.class == Class::Impl {
+    if group.kind == Kind::Note {
+        out.push_str("<p class=\"note\">An impl ruling: the brief says the checker prints its code and gives no exit status, so the right code with another status is a note, not a failure.</p>\n");
+    } else if !group.counts() {
         out.push_str("<p class=\"note\">An impl ruling: the brief leaves this open, so a difference is a note, not a failure.</p>\n");
     }
     // The lead: the shortest failing input, shrunk when it could be.
@@ -368,8 +372,8 @@ fn group_html(g: &Graded, group: &Group, cited: &mut BTreeSet<String>) -> String
             } => format!(
                 "crashed, exit status {}<br><span class=\"muted\">stdout <code>{}</code><br>stderr <code>{}</code></span>",
                 status.map_or("none".into(), |s| s.to_string()),
-                markup(&format!("{stdout:?}")),
-                markup(&format!("{stderr:?}"))
+                markup(&format!("\"{}\"", shown(stdout))),
+                markup(&format!("\"{}\"", shown(stderr)))
             ),
             other => markup(&other.answer()),
         };

@@ -12,7 +12,7 @@ use connectz_spec::Class;
 
 use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
-use crate::check::{CaseResult, Outcome, describe};
+use crate::check::{CaseResult, EXIT_STATUS, Outcome, describe, shown};
 
 /// The report as a JUnit XML document.
 pub fn report(class: &ClassReport, cases: usize) -> String {
@@ -79,7 +79,11 @@ impl Suite {
                 failures += 1;
                 format!(
                     "<failure type=\"code.args\" message=\"{}\"/>",
-                    markup(&format!("expected {:?}, got {:?}", a.expected, a.got))
+                    markup(&format!(
+                        "expected \"{}\", got \"{}\"",
+                        shown(&a.expected),
+                        shown(&a.got)
+                    ))
                 )
             };
             testcase(
@@ -170,6 +174,9 @@ fn element(r: &CaseResult) -> String {
         Outcome::Mismatch { .. } if c.class == Class::Impl => {
             format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>")
         }
+        Outcome::ExitStatus { .. } => format!(
+            "<system-out>note, {EXIT_STATUS} is an impl ruling: {message}; {input}</system-out>"
+        ),
         Outcome::Mismatch { .. } => {
             format!("<failure type=\"{rule}\" message=\"{message}\">{input}</failure>")
         }

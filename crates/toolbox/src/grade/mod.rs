@@ -15,8 +15,8 @@ use connectz::Code;
 use connectz_spec::Class;
 
 use crate::check::{
-    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
-    Shrunk, Spent, check, corpus, generated, pool, shrink,
+    Area, AreaScore, Candidate, CaseResult, CheckReport, EXIT_STATUS, Options, Outcome, Policy,
+    Progress, Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
 use crate::sandbox::{Isolation, Limits, Sandbox};
 
@@ -65,7 +65,10 @@ pub struct Settings {
 pub enum Kind {
     /// A wrong code.
     Wrong,
-    /// No code: a crash, a traceback, a bad exit status.
+    /// The right code, then an exit status other than 0: always a note
+    /// (r[decision.exit-status]).
+    Note,
+    /// No code: a crash, a traceback, other text.
     Crash,
     /// Past the time limit.
     Timeout,
@@ -80,6 +83,7 @@ impl Kind {
         Some(match outcome {
             Outcome::Pass => return None,
             Outcome::Mismatch { .. } => Kind::Wrong,
+            Outcome::ExitStatus { .. } => Kind::Note,
             Outcome::Crash { .. } => Kind::Crash,
             Outcome::Timeout => Kind::Timeout,
             Outcome::MemoryExceeded { .. } => Kind::Memory,
@@ -91,7 +95,7 @@ impl Kind {
     pub fn label(self, class: Class) -> &'static str {
         match (self, class) {
             (Kind::Wrong, Class::Defined) => "FAIL",
-            (Kind::Wrong, Class::Impl) => "NOTE",
+            (Kind::Wrong, Class::Impl) | (Kind::Note, _) => "NOTE",
             (Kind::Crash, _) => "CRASH",
             (Kind::Timeout, _) => "TIMEOUT",
             (Kind::Memory, _) => "MEMORY",
@@ -103,6 +107,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrong => "wrong",
+            Kind::Note => "note",
             Kind::Crash => "crash",
             Kind::Timeout => "timeout",
             Kind::Memory => "memory",
@@ -128,9 +133,10 @@ pub struct Group {
 }
 
 impl Group {
-    /// True when it counts against the candidate: not an `impl` note.
+    /// True when it counts against the candidate: not a note (a wrong code
+    /// on an `impl` case, or an exit status).
     pub fn counts(&self) -> bool {
-        !(self.kind == Kind::Wrong && self.class == Class::Impl)
+        !(matches!(self.kind, Kind::Wrong | Kind::Note) && self.class == Class::Impl)
     }
 }
 
@@ -174,6 +180,11 @@ impl Graded {
         self.check.counts.memory + self.perf_failed(|v| *v == perf::Mark::Memory)
     }
 
+    /// Differences on `impl` rulings: notes, not failures.
+    pub fn notes(&self) -> usize {
+        self.check.counts.notes
+    }
+
     /// Workloads it did not finish right whose verdict `which` picks.
     fn perf_failed(&self, which: impl Fn(&perf::Mark) -> bool) -> usize {
         self.perf.as_ref().map_or(0, |rows| {
@@ -194,13 +205,17 @@ impl Graded {
     }
 
     /// The leaderboard's order: defined failures, crashes, timeouts, memory
-    /// breaches, then speed.
-    fn rank_key(&self) -> (usize, usize, usize, usize, f64) {
+    /// breaches, impl notes (fewer first: a candidate that differs only on
+    /// rulings the brief leaves open still differs), then speed.
+    fn rank_key(&self) -> ([usize; 5], f64) {
         (
-            self.failures(),
-            self.crashes(),
-            self.timeouts(),
-            self.memory(),
+            [
+                self.failures(),
+                self.crashes(),
+                self.timeouts(),
+                self.memory(),
+                self.notes(),
+            ],
             self.speed(),
         )
     }
@@ -250,9 +265,8 @@ impl ClassReport {
         self.graded.push(one);
         self.graded.sort_by(|a, b| {
             let (ka, kb) = (a.rank_key(), b.rank_key());
-            (ka.0, ka.1, ka.2, ka.3)
-                .cmp(&(kb.0, kb.1, kb.2, kb.3))
-                .then(ka.4.total_cmp(&kb.4))
+            ka.0.cmp(&kb.0)
+                .then(ka.1.total_cmp(&kb.1))
                 .then(a.entry.name.cmp(&b.entry.name))
         });
     }
@@ -430,12 +444,12 @@ fn median(mut v: Vec<u32>) -> u32 {
 pub fn group(report: &CheckReport) -> Vec<Group> {
     let mut by_key: BTreeMap<(Kind, String, Class), Vec<usize>> = BTreeMap::new();
     for (i, r) in report.results.iter().enumerate() {
-        if let Some(kind) = Kind::of(&r.outcome) {
-            by_key
-                .entry((kind, r.case.rule.clone(), r.case.class))
-                .or_default()
-                .push(i);
-        }
+        let key = match Kind::of(&r.outcome) {
+            None => continue,
+            Some(Kind::Note) => (Kind::Note, EXIT_STATUS.to_string(), Class::Impl),
+            Some(kind) => (kind, r.case.rule.clone(), r.case.class),
+        };
+        by_key.entry(key).or_default().push(i);
     }
     let mut groups: Vec<Group> = by_key
         .into_iter()
@@ -453,7 +467,14 @@ pub fn group(report: &CheckReport) -> Vec<Group> {
     // Defined wrong codes, then notes, then crashes and the rest; the larger
     // groups first.
     groups.sort_by(|a, b| {
-        let order = |g: &Group| (g.kind != Kind::Wrong, !g.counts(), g.kind);
+        let order = |g: &Group| {
+            let place = match (g.counts(), g.kind) {
+                (true, Kind::Wrong) => 0,
+                (false, _) => 1,
+                (true, _) => 2,
+            };
+            (place, g.kind)
+        };
         order(a)
             .cmp(&order(b))
             .then(b.results.len().cmp(&a.results.len()))

@@ -69,3 +69,82 @@ fn validate_wants_named_commands() {
     assert!(validate(vec![entry("a", &["x"]), entry("a", &["y"])]).is_err());
     assert!(validate(vec![entry("a", &["x"]), entry("b", &["y"])]).is_ok());
 }
+
+/// A graded candidate with no failure: `notes` differences on impl rulings
+/// and a median time per case of `micros`.
+fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
+    Graded {
+        entry: Entry {
+            name: name.into(),
+            candidate: Candidate {
+                command: vec![OsString::from("x")],
+                dir: None,
+            },
+        },
+        check: CheckReport {
+            command: "x".into(),
+            results: Vec::new(),
+            total: 100,
+            generated: 0,
+            per_code: [(0, 0); 10],
+            per_area: [AreaScore::default(); 6],
+            unlisted: 0,
+            args: Vec::new(),
+            counts: crate::check::Counts {
+                passed: 100 - notes,
+                notes,
+                ..Default::default()
+            },
+            log: Vec::new(),
+            spent: Spent::default(),
+        },
+        groups: Vec::new(),
+        perf: None,
+        median_micros: micros,
+        seconds: 0.0,
+    }
+}
+
+/// Impl notes rank after memory breaches and before speed: fewer notes
+/// first, however fast the candidate with more; a defined failure still
+/// ranks below any number of notes.
+#[test]
+fn fewer_impl_notes_rank_first_whatever_the_speed() {
+    let mut class = ClassReport {
+        graded: Vec::new(),
+        planned: 5,
+        corpus: 100,
+        generated: 0,
+        seed: 1,
+        limits: Limits {
+            timeout: std::time::Duration::from_secs(1),
+            memory: 1 << 30,
+            output: 1 << 20,
+        },
+        workloads: None,
+        spent: Spent::default(),
+        seconds: 0.0,
+    };
+    let mut failing = clean_but_for("failing", 0, 1);
+    failing.check.counts.defined = 1;
+    for one in [
+        clean_but_for("fast-two-notes", 2, 10),
+        failing,
+        clean_but_for("slow-clean", 0, 900),
+        clean_but_for("fast-one-note", 1, 10),
+        clean_but_for("slower-one-note", 1, 20),
+    ] {
+        class.add(one, 0.0);
+    }
+    let order: Vec<&str> = class.graded.iter().map(|g| g.entry.name.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "slow-clean",
+            "fast-one-note",
+            "slower-one-note",
+            "fast-two-notes",
+            "failing"
+        ]
+    );
+}

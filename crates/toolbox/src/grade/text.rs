@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::perf::{Mark, Row, Workload};
 use super::{ClassReport, Graded, Kind, areas};
-use crate::check::{Area, Outcome, describe};
+use crate::check::{Area, Outcome, describe, shown};
 
 /// The whole report.
 pub fn report(class: &ClassReport) -> String {
@@ -87,13 +87,13 @@ fn leaderboard(class: &ClassReport) -> String {
     let width = class
         .graded
         .iter()
-        .map(|g| g.entry.name.chars().count())
+        .map(|g| shown(&g.entry.name).chars().count())
         .max()
         .unwrap_or(9)
         .clamp(9, 40);
     let perf = class.workloads.is_some();
     let mut out = format!(
-        "leaderboard (defined failures, then crashes, timeouts, memory breaches, {}):\n",
+        "leaderboard (defined failures, then crashes, timeouts, memory breaches, impl notes, {}):\n",
         if perf {
             "then speed: geometric mean of time ratios to the reference"
         } else {
@@ -102,24 +102,25 @@ fn leaderboard(class: &ClassReport) -> String {
     );
     let _ = write!(
         out,
-        "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>8}",
-        "#", "candidate", "defined", "crash", "timeout", "memory", "speed"
+        "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
+        "#", "candidate", "defined", "crash", "timeout", "memory", "notes", "speed"
     );
     for area in Area::ALL {
         let _ = write!(out, " {:>10}", short(area));
     }
     out.push('\n');
     for (rank, g) in class.graded.iter().enumerate() {
-        let name: String = g.entry.name.chars().take(width).collect();
+        let name: String = shown(&g.entry.name).chars().take(width).collect();
         let _ = write!(
             out,
-            "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>8}",
+            "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
             rank + 1,
             name,
             g.failures(),
             g.crashes(),
             g.timeouts(),
             g.memory(),
+            g.notes(),
             speed(g)
         );
         for (_, score) in areas(&g.check) {
@@ -146,9 +147,17 @@ fn leaderboard(class: &ClassReport) -> String {
 
 fn candidate(rank: usize, g: &Graded, workloads: Option<&[Workload]>) -> String {
     let c = &g.check.counts;
-    let mut out = format!("== {rank}. {}: {}\n", g.entry.name, g.check.command);
+    let mut out = format!(
+        "== {rank}. {}: {}\n",
+        shown(&g.entry.name),
+        shown(&g.check.command)
+    );
     if let Some(dir) = &g.entry.candidate.dir {
-        let _ = writeln!(out, "   run in {}", dir.display());
+        let _ = writeln!(
+            out,
+            "   run in {}",
+            shown(dir.as_os_str().as_encoded_bytes())
+        );
     }
     let _ = writeln!(
         out,
