@@ -19,6 +19,9 @@ pub enum Area {
     Winnability,
     /// Files with more than one fault: which code wins (`code.precedence`).
     Precedence,
+    /// Files of the size the brief is about, within the time the
+    /// reference's own time gives (`resource.*`).
+    Size,
     /// The argument message, a missing file, a directory (`code.args`,
     /// `code.io`); what is printed, and the exit status
     /// (`decision.exit-status`: a note on any case, in the case's area).
@@ -27,12 +30,13 @@ pub enum Area {
 
 impl Area {
     /// Every area, in the leaderboard's order.
-    pub const ALL: [Area; 6] = [
+    pub const ALL: [Area; 7] = [
         Area::Format,
         Area::Numbers,
         Area::Rules,
         Area::Winnability,
         Area::Precedence,
+        Area::Size,
         Area::CommandLine,
     ];
 
@@ -44,6 +48,7 @@ impl Area {
             Area::Rules => "rules",
             Area::Winnability => "winnability",
             Area::Precedence => "precedence",
+            Area::Size => "size",
             Area::CommandLine => "command-line",
         }
     }
@@ -55,6 +60,10 @@ impl Area {
     /// an example of a clause of the command line, such as the games of
     /// `code.table`, counts in the area of the reference's verdict on it.
     pub fn of(rule: &str, report: &Report, bytes: &[u8]) -> Area {
+        // A sized file is about its size, whatever its faults.
+        if Area::of_clause(rule) == Some(Area::Size) {
+            return Area::Size;
+        }
         let area = match Area::of_clause(rule) {
             Some(Area::CommandLine) | None => Area::of_clause(report.verdict.rule())
                 .filter(|&a| a != Area::CommandLine)
@@ -112,10 +121,10 @@ const CLAUSE_AREAS: [(&str, Area); 42] = [
     ("decision.placed-after-win", Area::Rules),
     ("decision.win-on-last-cell", Area::Rules),
     ("decision.out-of-memory", Area::Rules),
-    ("resource.line", Area::Rules),
-    ("resource.time", Area::Rules),
-    ("resource.settled", Area::Rules),
-    ("resource.board", Area::Rules),
+    ("resource.line", Area::Size),
+    ("resource.time", Area::Size),
+    ("resource.settled", Area::Size),
+    ("resource.board", Area::Size),
     ("rule.winnable", Area::Winnability),
     ("decision.unwinnable", Area::Winnability),
     ("code.precedence", Area::Precedence),

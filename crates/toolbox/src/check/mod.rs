@@ -231,7 +231,7 @@ pub struct CheckReport {
     pub per_code: [(usize, usize); 10],
     /// Per area, in [`Area::ALL`] order; the command line's are the
     /// argument checks.
-    pub per_area: [AreaScore; 6],
+    pub per_area: [AreaScore; 7],
     /// Failures not kept in `results`.
     pub unlisted: usize,
     /// The command-line checks.
@@ -521,7 +521,7 @@ fn run_cases(
         total: 0,
         generated: 0,
         per_code: [(0, 0); 10],
-        per_area: [AreaScore::default(); 6],
+        per_area: [AreaScore::default(); 7],
         unlisted: 0,
         args: Vec::new(),
         counts: Counts::default(),

@@ -10,8 +10,11 @@ use super::{ArgCheck, CheckReport, EXIT_STATUS, Outcome};
 impl CheckReport {
     /// The report as text. No timings: the same run gives the same text.
     pub fn text(&self) -> String {
-        let mut out = format!("cz check: {}
-", shown(&self.command));
+        let mut out = format!(
+            "cz check: {}
+",
+            shown(&self.command)
+        );
         if !self.isolation.is_empty() {
             let _ = writeln!(out, "isolation: {}", self.isolation);
         }

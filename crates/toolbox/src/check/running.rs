@@ -74,7 +74,7 @@ impl Candidate {
         timeout: Duration,
     ) -> (Outcome, Execution) {
         let run = sandbox.run_case(self.dir.as_deref(), &self.command, path, timeout);
-        judged(printed(run), expect)
+        judged(printed(run), expect, &self.answer)
     }
 
     /// [`Candidate::judge_within`] in a fresh process, never a fork server.
@@ -85,7 +85,11 @@ impl Candidate {
         expect: Code,
         timeout: Duration,
     ) -> (Outcome, Execution) {
-        judged(self.run_within(sandbox, &[path], timeout), expect)
+        judged(
+            self.run_within(sandbox, &[path], timeout),
+            expect,
+            &self.answer,
+        )
     }
 }
 
@@ -117,23 +121,29 @@ fn printed(run: Execution) -> Printed {
 /// exited 0 and a note ([`Outcome::ExitStatus`]) otherwise, another code a
 /// mismatch. A run that printed anything else crashed, unless it ran out
 /// of memory; one that did not end in time timed out, whatever it printed.
-fn judged(printed: Printed, expect: Code) -> (Outcome, Execution) {
-    let outcome = if printed.run.ended == Ended::TimedOut {
-        Outcome::Timeout
-    } else {
-        match (printed_code(&printed.stdout), printed.status) {
-            (Some(code), _) if code != expect.number() => Outcome::Mismatch { got: code },
-            (Some(_), Some(0)) => Outcome::Pass,
-            (Some(_), status) => Outcome::ExitStatus { status },
-            (None, _) if printed.run.memory_exceeded => Outcome::MemoryExceeded {
-                peak: printed.run.peak_memory,
-            },
-            (None, _) => Outcome::Crash {
-                status: printed.status,
-                stderr: clip(&printed.stderr),
-                stdout: clip(&printed.stdout),
-            },
-        }
+fn judged(printed: Printed, expect: Code, answer: &Answer) -> (Outcome, Execution) {
+    let run = &printed.run;
+    let code = answer
+        .read(&printed.stdout)
+        .and_then(|text| printed_code(&text));
+    // A run that reaches both limits is a memory breach: which it reaches
+    // first depends on the machine (docs/grade.md).
+    let outcome = match (code, printed.status) {
+        _ if run.ended == Ended::TimedOut && run.memory_exceeded => Outcome::MemoryExceeded {
+            peak: run.peak_memory,
+        },
+        _ if run.ended == Ended::TimedOut => Outcome::Timeout,
+        (Some(code), _) if code != expect.number() => Outcome::Mismatch { got: code },
+        (Some(_), Some(0)) => Outcome::Pass,
+        (Some(_), status) => Outcome::ExitStatus { status },
+        (None, _) if run.memory_exceeded => Outcome::MemoryExceeded {
+            peak: run.peak_memory,
+        },
+        (None, _) => Outcome::Crash {
+            status: printed.status,
+            stderr: clip(&printed.stderr),
+            stdout: clip(&printed.stdout),
+        },
     };
     (outcome, printed.run)
 }
@@ -172,10 +182,18 @@ pub(super) fn argument_checks(
         .into_iter()
         .map(|(what, args, expected)| {
             let printed = candidate.run(sandbox, &args);
+            // A code is read as the candidate's answers are; the argument
+            // message is its whole output, as the brief has it.
+            let got = match candidate.answer.read(&printed.stdout) {
+                Some(text) if expected != USAGE && !candidate.answer.is_whole() => {
+                    printed_code(&text).map_or(printed.stdout.clone(), |c| format!("{c}\n"))
+                }
+                _ => printed.stdout.clone(),
+            };
             ArgCheck {
                 what: what.to_string(),
                 expected: format!("{expected}\n"),
-                got: printed.stdout,
+                got,
                 status: printed.status,
             }
         })
@@ -195,10 +213,11 @@ mod tests {
             stdout: stdout.as_bytes().to_vec(),
             stderr: Vec::new(),
             elapsed: Duration::ZERO,
+            cpu: Duration::ZERO,
             peak_memory: None,
             memory_exceeded,
         };
-        judged(printed(run), Code::WinOne).0
+        judged(printed(run), Code::WinOne, &Answer::Whole).0
     }
 
     /// The code printed decides, however the run ended; only a run that

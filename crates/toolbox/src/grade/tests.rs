@@ -79,6 +79,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             candidate: Candidate {
                 command: vec![OsString::from("x")],
                 dir: None,
+                answer: crate::check::Answer::Whole,
             },
         },
         check: CheckReport {
@@ -87,7 +88,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             total: 100,
             generated: 0,
             per_code: [(0, 0); 10],
-            per_area: [AreaScore::default(); 6],
+            per_area: [AreaScore::default(); 7],
             unlisted: 0,
             args: Vec::new(),
             counts: crate::check::Counts {
@@ -97,6 +98,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             },
             log: Vec::new(),
             spent: Spent::default(),
+            isolation: String::new(),
         },
         groups: Vec::new(),
         perf: None,
@@ -120,7 +122,9 @@ fn fewer_impl_notes_rank_first_whatever_the_speed() {
             timeout: std::time::Duration::from_secs(1),
             memory: 1 << 30,
             output: 1 << 20,
+            processes: 64,
         },
+        isolation: crate::sandbox::Isolation::None("a test".into()),
         workloads: None,
         spent: Spent::default(),
         seconds: 0.0,

@@ -79,6 +79,7 @@ fn short(area: Area) -> &'static str {
         Area::Rules => "rules",
         Area::Winnability => "winnable",
         Area::Precedence => "precedence",
+        Area::Size => "size",
         Area::CommandLine => "cmd-line",
     }
 }
