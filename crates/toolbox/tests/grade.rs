@@ -750,7 +750,7 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
             .collect::<Vec<_>>()
     };
     assert_eq!(steady(&fast), steady(&flat));
-    assert!(steady(&fast).contains(&"hangs: defined 129, given up on: true".to_string()));
+    assert!(steady(&fast).contains(&"hangs: defined 131, given up on: true".to_string()));
     assert_eq!(fast["candidates"].as_array().unwrap().len(), 9);
     // The hanging candidate's timeouts were found, and confirmed.
     assert!(
