@@ -365,7 +365,66 @@ fn the_code_printed_decides_and_an_exit_status_is_a_note() {
     assert!(text.contains("defined failures 0; impl notes "), "{text}");
     assert!(text.contains("; crashes 0;"), "{text}");
     assert!(
-        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl]"),
+        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl; case of "),
+        "{text}"
+    );
+}
+
+/// A group names the rule the candidate broke, not the clause each case
+/// exercises: a candidate with its players swapped fails cases of
+/// rule.line, rule.turns, decision.big-numbers... and is blamed on
+/// rule.turns for every wrong code on a defined case (on an impl example
+/// it is a note on that example's ruling, as every difference on an impl
+/// case is); each case listed keeps its own clause.
+#[test]
+fn failures_are_blamed_on_the_rule_broken() {
+    let scratch = Scratch::new("grade-blame");
+    let toml = scratch.path("class.toml");
+    manifest(&toml, &[("swaps-players", "class/swaps-players.sh")]);
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "36",
+            "--json",
+            &scratch.str("r.json"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let doc = json(&scratch.path("r.json"));
+    let swaps = &doc["candidates"][0];
+    let failures = swaps["defined_failures"].as_u64().unwrap();
+    assert!(failures > 30, "{swaps}");
+    let groups = swaps["groups"].as_array().unwrap();
+    let counting: Vec<&str> = groups
+        .iter()
+        .filter(|g| g["counts"] == true)
+        .map(|g| g["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(counting, ["rule.turns"], "{text}");
+    assert_eq!(groups[0]["kind"], "wrong");
+    assert_eq!(groups[0]["count"].as_u64(), Some(failures));
+    for note in &groups[1..] {
+        assert_eq!(note["class"], "impl", "{note}");
+    }
+    let notes = swaps["impl_notes"].as_u64().unwrap();
+    assert!(notes <= 3, "{swaps}");
+    // Each case keeps the clause it exercises: several, not only turns.
+    let clauses: std::collections::BTreeSet<&str> = groups[0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert!(clauses.contains("rule.line"), "{clauses:?}");
+    assert!(clauses.len() >= 3, "{clauses:?}");
+    assert!(
+        text.contains(&format!(
+            "FAIL    rule.turns [defined]: {failures} cases, e.g. "
+        )),
         "{text}"
     );
 }
