@@ -881,6 +881,101 @@ fn resume_grades_only_the_candidates_not_graded_before() {
     assert!(err.contains("] reference:"), "{err}");
 }
 
+/// Each line of the journal carries a digest of its entry under a key kept
+/// beside it: `--resume` refuses, says so and grades again a line edited by
+/// hand (here to hide a candidate's failures) and junk (a line cut short),
+/// and takes the rest.
+#[test]
+fn resume_refuses_journal_lines_that_were_edited_or_cut_short() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = Scratch::new("grade-journal");
+    let toml = scratch.path("class.toml");
+    let r = scratch.str("r.json");
+    manifest(
+        &toml,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("reference", "class/reference.sh"),
+        ],
+    );
+    let grade = |extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "8",
+            "--json",
+            &r,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_cz(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    grade(&[]);
+    let path = scratch.path("r.json.journal.jsonl");
+    let key = fs::metadata(scratch.path("r.json.journal.key")).unwrap();
+    assert_eq!(key.permissions().mode() & 0o777, 0o600);
+    let text = fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    // The broken candidate's line edited to hide its failures, valid JSON
+    // still; then a line cut short.
+    let mut lines: Vec<String> = Vec::new();
+    let mut edited = 0;
+    for line in text.lines() {
+        let mut value: Value = serde_json::from_str(line).unwrap();
+        if value["entry"]["graded"]["entry"]["name"] == "seven-is-three" {
+            let counts = &mut value["entry"]["graded"]["check"]["counts"];
+            assert!(counts["defined"].as_u64().unwrap() > 0);
+            counts["defined"] = 0.into();
+            edited = lines.len() + 1;
+            lines.push(serde_json::to_string(&value).unwrap());
+        } else {
+            lines.push(line.to_string());
+        }
+    }
+    lines.push("{\"hmac\":\"00\",\"entry\":{\"key\":".into());
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let err = grade(&["--resume"]);
+    let journal = path.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "cz grade: {journal} line {edited}: its digest does not match its entry (edited, or not written by cz grade) (candidate \"seven-is-three\"); graded again"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "cz grade: {journal} line 3: not an entry of the journal (cut short, or not written by cz grade); graded again"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("1 candidates taken from"), "{err}");
+    assert!(err.contains("] seven-is-three: "), "{err}");
+    assert!(!err.contains("] reference: "), "{err}");
+    let report = json(&scratch.path("r.json"));
+    let seven = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "seven-is-three")
+        .unwrap();
+    assert!(seven["defined_failures"].as_u64().unwrap() > 0, "{seven}");
+    // The journal was written anew under a new key: every line verifies.
+    let err = grade(&["--resume"]);
+    assert!(err.contains("2 candidates taken from"), "{err}");
+    assert!(!err.contains("graded again"), "{err}");
+    // Without its key, a journal is trusted for nothing.
+    fs::remove_file(scratch.path("r.json.journal.key")).unwrap();
+    let err = grade(&["--resume"]);
+    assert_eq!(
+        err.matches("its journal's key is missing").count(),
+        2,
+        "{err}"
+    );
+    assert!(!err.contains("taken from"), "{err}");
+}
+
 /// A Python candidate's runs through the fork server end as fresh runs of
 /// the interpreter do, in every way a run can end (an answer, an exit
 /// status, a message, a traceback, `os._exit`, standard input read,
