@@ -64,7 +64,7 @@ impl CaseResult {
 /// The rule broken by answering `got` on a case whose code is `expect`,
 /// which exercises `clause` of class `class`, in a file whose other faults
 /// have the codes `outranked` (see the module's table).
-pub fn rule_broken<'a>(
+fn rule_broken<'a>(
     expect: u8,
     got: u8,
     clause: &'a str,

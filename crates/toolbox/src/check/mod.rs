@@ -26,7 +26,7 @@ mod tally;
 mod timeouts;
 
 pub use area::Area;
-pub use blame::{Blame, rule_broken};
+pub use blame::Blame;
 pub use cases::{corpus, generated};
 pub use progress::Progress;
 pub use report::{case_of, describe, shown};
