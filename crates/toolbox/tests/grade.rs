@@ -365,7 +365,66 @@ fn the_code_printed_decides_and_an_exit_status_is_a_note() {
     assert!(text.contains("defined failures 0; impl notes "), "{text}");
     assert!(text.contains("; crashes 0;"), "{text}");
     assert!(
-        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl]"),
+        text.contains("printed it, then exit status 1 (a note: the code printed decides) [decision.exit-status, impl; case of "),
+        "{text}"
+    );
+}
+
+/// A group names the rule the candidate broke, not the clause each case
+/// exercises: a candidate with its players swapped fails cases of
+/// rule.line, rule.turns, decision.big-numbers... and is blamed on
+/// rule.turns for every wrong code on a defined case (on an impl example
+/// it is a note on that example's ruling, as every difference on an impl
+/// case is); each case listed keeps its own clause.
+#[test]
+fn failures_are_blamed_on_the_rule_broken() {
+    let scratch = Scratch::new("grade-blame");
+    let toml = scratch.path("class.toml");
+    manifest(&toml, &[("swaps-players", "class/swaps-players.sh")]);
+    let out = run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "36",
+            "--json",
+            &scratch.str("r.json"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let doc = json(&scratch.path("r.json"));
+    let swaps = &doc["candidates"][0];
+    let failures = swaps["defined_failures"].as_u64().unwrap();
+    assert!(failures > 30, "{swaps}");
+    let groups = swaps["groups"].as_array().unwrap();
+    let counting: Vec<&str> = groups
+        .iter()
+        .filter(|g| g["counts"] == true)
+        .map(|g| g["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(counting, ["rule.turns"], "{text}");
+    assert_eq!(groups[0]["kind"], "wrong");
+    assert_eq!(groups[0]["count"].as_u64(), Some(failures));
+    for note in &groups[1..] {
+        assert_eq!(note["class"], "impl", "{note}");
+    }
+    let notes = swaps["impl_notes"].as_u64().unwrap();
+    assert!(notes <= 3, "{swaps}");
+    // Each case keeps the clause it exercises: several, not only turns.
+    let clauses: std::collections::BTreeSet<&str> = groups[0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert!(clauses.contains("rule.line"), "{clauses:?}");
+    assert!(clauses.len() >= 3, "{clauses:?}");
+    assert!(
+        text.contains(&format!(
+            "FAIL    rule.turns [defined]: {failures} cases, e.g. "
+        )),
         "{text}"
     );
 }
@@ -820,6 +879,101 @@ fn resume_grades_only_the_candidates_not_graded_before() {
     let (err, _) = grade(&["--resume", "--seed", "2"]);
     assert!(!err.contains("taken from"), "{err}");
     assert!(err.contains("] reference:"), "{err}");
+}
+
+/// Each line of the journal carries a digest of its entry under a key kept
+/// beside it: `--resume` refuses, says so and grades again a line edited by
+/// hand (here to hide a candidate's failures) and junk (a line cut short),
+/// and takes the rest.
+#[test]
+fn resume_refuses_journal_lines_that_were_edited_or_cut_short() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = Scratch::new("grade-journal");
+    let toml = scratch.path("class.toml");
+    let r = scratch.str("r.json");
+    manifest(
+        &toml,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("reference", "class/reference.sh"),
+        ],
+    );
+    let grade = |extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            "8",
+            "--json",
+            &r,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_cz(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    grade(&[]);
+    let path = scratch.path("r.json.journal.jsonl");
+    let key = fs::metadata(scratch.path("r.json.journal.key")).unwrap();
+    assert_eq!(key.permissions().mode() & 0o777, 0o600);
+    let text = fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    // The broken candidate's line edited to hide its failures, valid JSON
+    // still; then a line cut short.
+    let mut lines: Vec<String> = Vec::new();
+    let mut edited = 0;
+    for line in text.lines() {
+        let mut value: Value = serde_json::from_str(line).unwrap();
+        if value["entry"]["graded"]["entry"]["name"] == "seven-is-three" {
+            let counts = &mut value["entry"]["graded"]["check"]["counts"];
+            assert!(counts["defined"].as_u64().unwrap() > 0);
+            counts["defined"] = 0.into();
+            edited = lines.len() + 1;
+            lines.push(serde_json::to_string(&value).unwrap());
+        } else {
+            lines.push(line.to_string());
+        }
+    }
+    lines.push("{\"hmac\":\"00\",\"entry\":{\"key\":".into());
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let err = grade(&["--resume"]);
+    let journal = path.display().to_string();
+    assert!(
+        err.contains(&format!(
+            "cz grade: {journal} line {edited}: its digest does not match its entry (edited, or not written by cz grade) (candidate \"seven-is-three\"); graded again"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "cz grade: {journal} line 3: not an entry of the journal (cut short, or not written by cz grade); graded again"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("1 candidates taken from"), "{err}");
+    assert!(err.contains("] seven-is-three: "), "{err}");
+    assert!(!err.contains("] reference: "), "{err}");
+    let report = json(&scratch.path("r.json"));
+    let seven = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "seven-is-three")
+        .unwrap();
+    assert!(seven["defined_failures"].as_u64().unwrap() > 0, "{seven}");
+    // The journal was written anew under a new key: every line verifies.
+    let err = grade(&["--resume"]);
+    assert!(err.contains("2 candidates taken from"), "{err}");
+    assert!(!err.contains("graded again"), "{err}");
+    // Without its key, a journal is trusted for nothing.
+    fs::remove_file(scratch.path("r.json.journal.key")).unwrap();
+    let err = grade(&["--resume"]);
+    assert_eq!(
+        err.matches("its journal's key is missing").count(),
+        2,
+        "{err}"
+    );
+    assert!(!err.contains("taken from"), "{err}");
 }
 
 /// A Python candidate's runs through the fork server end as fresh runs of

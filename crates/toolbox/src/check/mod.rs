@@ -17,6 +17,7 @@ use crate::sandbox::Sandbox;
 
 mod answer;
 mod area;
+mod blame;
 mod cases;
 mod progress;
 mod report;
@@ -27,9 +28,10 @@ mod timeouts;
 
 pub use answer::Answer;
 pub use area::Area;
+pub use blame::Blame;
 pub use cases::{corpus, generated};
 pub use progress::Progress;
-pub use report::{describe, shown};
+pub use report::{case_of, describe, shown};
 pub use running::Candidate;
 use running::argument_checks;
 pub use shrink::shrink;
@@ -48,8 +50,14 @@ pub struct Case {
     pub expect: Code,
     /// The spec clause it exercises: a spec example's clause, an `impl`
     /// case's decision, `code.precedence` for a file with several faults,
-    /// else the rule of the verdict.
+    /// else the rule of the verdict. A failure may break another
+    /// ([`CaseResult::blame`]).
     pub rule: String,
+    /// The codes of the other faults the reference found in the file,
+    /// which its verdict outranks (r[code.precedence]): a candidate that
+    /// answers one of them broke precedence.
+    #[serde(default)]
+    pub outranked: Vec<u8>,
     /// Whether the brief settles it.
     #[serde(with = "crate::persist::class")]
     pub class: Class,
@@ -73,9 +81,18 @@ impl Case {
             None if report.faults.len() >= 2 => "code.precedence".to_string(),
             None => report.verdict.rule().to_string(),
         };
+        let mut outranked: Vec<u8> = report
+            .faults
+            .iter()
+            .map(|f| f.code().number())
+            .filter(|&c| c != report.code().number())
+            .collect();
+        outranked.sort_unstable();
+        outranked.dedup();
         Case {
             area: Area::of(&rule, &report, &bytes),
             expect: report.code(),
+            outranked,
             name,
             bytes,
             rule,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use connectz::Code;
 use connectz_spec::Class;
 
-use super::{ArgCheck, CheckReport, EXIT_STATUS, Outcome};
+use super::{ArgCheck, CheckReport, Outcome};
 
 impl CheckReport {
     /// The report as text. No timings: the same run gives the same text.
@@ -34,13 +34,10 @@ impl CheckReport {
         }
         for r in &self.results {
             let c = &r.case;
-            let (rule, class) = match &r.outcome {
-                Outcome::ExitStatus { .. } => (EXIT_STATUS, Class::Impl),
-                _ => (c.rule.as_str(), c.class),
-            };
+            let blame = r.blame();
             let label = match &r.outcome {
                 Outcome::Pass => continue,
-                Outcome::Mismatch { .. } if c.class == Class::Defined => "FAIL",
+                Outcome::Mismatch { .. } if blame.class == Class::Defined => "FAIL",
                 Outcome::Mismatch { .. } | Outcome::ExitStatus { .. } => "NOTE",
                 Outcome::Crash { .. } => "CRASH",
                 Outcome::Timeout => "TIMEOUT",
@@ -49,11 +46,12 @@ impl CheckReport {
             };
             let _ = writeln!(
                 out,
-                "{label:<7} {}: {} [{}, {}]",
+                "{label:<7} {}: {} [{}, {}{}]",
                 c.name,
                 describe(c.expect, &r.outcome),
-                rule,
-                class.name()
+                blame.rule,
+                blame.class.name(),
+                case_of(&c.rule, blame.rule)
             );
             match &r.shrunk {
                 Some(s) => {
@@ -127,6 +125,16 @@ impl ArgCheck {
         }
         out.push('\n');
         out
+    }
+}
+
+/// The case's own clause, when the failure is blamed on another:
+/// `"; case of rule.line"`, else nothing.
+pub fn case_of(clause: &str, blamed: &str) -> String {
+    if clause == blamed {
+        String::new()
+    } else {
+        format!("; case of {clause}")
     }
 }
 

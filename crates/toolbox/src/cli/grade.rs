@@ -57,7 +57,8 @@ pub struct Args {
     /// Take from the journal beside the reports (FILE.journal.jsonl, kept
     /// by every grade that writes a report) the candidates already graded
     /// with the same command, cases, limits and reference; grade only the
-    /// others.
+    /// others. A line that does not parse or whose digest does not match
+    /// (FILE.journal.key) is said on standard error and graded again.
     #[arg(long)]
     resume: bool,
 }
@@ -125,21 +126,39 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         })
         .collect();
     let (kept, todo) = match (args.resume, &journal) {
-        (true, Some(path)) => grade::journal::resume(path, entries, &keys),
+        (true, Some(path)) => {
+            let (kept, todo, refused) = grade::journal::resume(path, entries, &keys);
+            // Said even with -q: results were not taken that might have been.
+            for r in refused {
+                eprintln!(
+                    "cz grade: {} line {}: {}{}; graded again",
+                    shown(path.as_os_str().as_encoded_bytes()),
+                    r.line,
+                    r.why,
+                    r.candidate.map_or(String::new(), |name| format!(
+                        " (candidate \"{}\")",
+                        shown(name)
+                    ))
+                );
+            }
+            (kept, todo)
+        }
         _ => (Vec::new(), entries),
     };
-    // The journal is written anew: the results taken, then each new one.
-    if let Some(path) = &journal {
-        grade::journal::start(path, &kept).context(path.display().to_string())?;
-    }
+    // The journal is written anew, under a new key: the results taken,
+    // then each new one.
+    let journal = match &journal {
+        Some(path) => Some(grade::journal::start(path, &kept).context(path.display().to_string())?),
+        None => None,
+    };
     let resumed: Vec<_> = kept.into_iter().map(|(_, g)| g).collect();
     if !quiet && !resumed.is_empty() {
         eprintln!(
             "cz grade: {} candidates taken from {}, {} to grade",
             resumed.len(),
-            journal
-                .as_ref()
-                .map_or(String::new(), |p| shown(p.as_os_str().as_encoded_bytes())),
+            journal.as_ref().map_or(String::new(), |j| shown(
+                j.path().as_os_str().as_encoded_bytes()
+            )),
             todo.len()
         );
     }
@@ -150,11 +169,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         !quiet && std::io::stderr().is_terminal(),
     );
     let report = grade::grade(resumed, todo, &settings, &sandbox, &progress, |class, g| {
-        if let (Some(g), Some(path)) = (g, &journal)
+        if let (Some(g), Some(journal)) = (g, &journal)
             && let Some(key) = keys.get(&g.entry.name)
-            && let Err(e) = grade::journal::append(path, key, g)
+            && let Err(e) = journal.append(key, g)
         {
-            progress.println(&format!("cz grade: {}: {e}", path.display()));
+            progress.println(&format!("cz grade: {}: {e}", journal.path().display()));
         }
         // Each candidate's result is written as soon as it is known: an
         // interrupted grade leaves the reports of the candidates finished.

@@ -379,8 +379,9 @@ fn group_html(g: &Graded, group: &Group, cited: &mut BTreeSet<String>) -> String
         };
         let _ = writeln!(
             out,
-            "<tr><td class=\"left mono\">{}</td><td class=\"left\">{} ({})</td><td class=\"left\">{answer}</td><td class=\"left\"><code>{}</code>{picture}</td></tr>",
+            "<tr><td class=\"left mono\">{}<br><span class=\"muted\">case of {}</span></td><td class=\"left\">{} ({})</td><td class=\"left\">{answer}</td><td class=\"left\"><code>{}</code>{picture}</td></tr>",
             markup(&r.case.name),
+            rule_link(&r.case.rule, cited),
             r.case.expect,
             markup(r.case.expect.name()),
             markup(&text::clip(&r.case.bytes)),

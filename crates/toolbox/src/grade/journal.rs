@@ -2,15 +2,29 @@
 //! appended as soon as it is graded, beside the reports. `cz grade
 //! --resume` takes from it every candidate graded before with the same
 //! command, cases, limits and reference, and grades only the others.
+//!
+//! Each line carries a digest of its entry, HMAC-SHA256 (RFC 2104) keyed
+//! with 32 random bytes kept in a file of their own beside the journal
+//! (`FILE.journal.key`, readable by its owner only), made anew whenever a
+//! journal is started. A line that does not parse (cut short by an
+//! interrupt, or junk) or whose digest does not match its entry (edited by
+//! hand, corrupted, or written without the key) is reported and its
+//! candidate graded again. This is tamper-evidence for the journal alone:
+//! whoever can read the key file can sign a line, so the key must stay out
+//! of a candidate's reach, as everything of the grader's does once runs are
+//! sandboxed; a journal copied elsewhere without its key is never trusted.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 use std::fs;
 use std::hash::{Hash, Hasher};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sha2::Sha256;
 
 use super::{Entry, Graded, Settings};
 use crate::check::Case;
@@ -91,48 +105,142 @@ impl Key {
 
 /// The class split for `--resume`: the results in the journal at `path`
 /// whose key and name match a candidate of `entries` (its key in `keys`,
-/// by name), and the candidates left to grade.
+/// by name), the candidates left to grade, and the journal's lines that
+/// were not taken for want of a matching digest ([`read`]). A candidate
+/// named by such a line is graded again even if another line holds it.
 pub fn resume(
     path: &Path,
     entries: Vec<Entry>,
     keys: &HashMap<String, Key>,
-) -> (Vec<(Key, Graded)>, Vec<Entry>) {
-    let mut before = read(path);
+) -> (Vec<(Key, Graded)>, Vec<Entry>, Vec<Refused>) {
+    let (mut before, refused) = read(path);
     let mut kept = Vec::new();
     let mut todo = Vec::new();
     for entry in entries {
         let key = keys.get(&entry.name);
+        let doubted = refused
+            .iter()
+            .any(|r| r.candidate.as_deref() == Some(entry.name.as_str()));
         match before
             .iter()
             .position(|(k, g)| Some(k) == key && g.entry.name == entry.name)
         {
-            Some(i) => kept.push(before.swap_remove(i)),
-            None => todo.push(entry),
+            Some(i) if !doubted => kept.push(before.swap_remove(i)),
+            _ => todo.push(entry),
         }
     }
-    (kept, todo)
+    (kept, todo, refused)
 }
 
-/// Starts the journal at `path` anew with the results `kept`.
+/// A journal being written: its path and the key its lines are signed
+/// with.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    key: [u8; KEY_BYTES],
+}
+
+/// Bytes of a journal's key.
+const KEY_BYTES: usize = 32;
+
+/// Starts the journal at `path` anew, under a new key (written to
+/// [`key_path`] first), with the results `kept`.
 ///
 /// # Errors
-/// It cannot be written.
-pub fn start(path: &Path, kept: &[(Key, Graded)]) -> std::io::Result<()> {
+/// The key or the journal cannot be written, or no random bytes can be
+/// read.
+pub fn start(path: &Path, kept: &[(Key, Graded)]) -> std::io::Result<Journal> {
+    let mut key = [0; KEY_BYTES];
+    fs::File::open("/dev/urandom")?.read_exact(&mut key)?;
+    write_key(&key_path(path), &key)?;
     match fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
+    let journal = Journal {
+        path: path.to_path_buf(),
+        key,
+    };
     for (k, g) in kept {
-        append(path, k, g)?;
+        journal.append(k, g)?;
     }
-    Ok(())
+    Ok(journal)
 }
 
-/// One line of the journal.
+/// Writes the key, readable and writable by its owner only, whole: to a
+/// file beside it, then renamed over it.
+fn write_key(path: &Path, key: &[u8; KEY_BYTES]) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    let part = path.with_file_name(name);
+    let _ = fs::remove_file(&part);
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&part)?;
+    file.write_all(format!("{}\n", hex(key)).as_bytes())?;
+    file.sync_all()?;
+    fs::rename(&part, path)
+}
+
+/// The key of the journal at `path`, if its file holds one.
+fn read_key(path: &Path) -> Option<[u8; KEY_BYTES]> {
+    let text = fs::read_to_string(key_path(path)).ok()?;
+    unhex(text.trim_end())?.try_into().ok()
+}
+
+/// The file of the key of the journal at `path`: `FILE.journal.key` beside
+/// `FILE.journal.jsonl`.
+pub fn key_path(path: &Path) -> PathBuf {
+    path.with_extension("key")
+}
+
+/// One line of the journal: an entry and its digest.
+#[derive(Serialize)]
+struct Signed<'a> {
+    hmac: String,
+    entry: &'a RawValue,
+}
+
+/// One line as read, not yet trusted.
+#[derive(Deserialize)]
+struct Unsigned<'a> {
+    hmac: String,
+    #[serde(borrow)]
+    entry: &'a RawValue,
+}
+
+/// One entry of the journal.
 #[derive(Serialize, Deserialize)]
 struct Line {
     key: Key,
     graded: Graded,
+}
+
+/// HMAC-SHA256 of `bytes` under `key`.
+fn mac(key: &[u8], bytes: &[u8]) -> Hmac<Sha256> {
+    // HMAC takes a key of any length: this never fails.
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(bytes);
+    mac
+}
+
+/// Lowercase hexadecimal.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes of lowercase or uppercase hexadecimal, if it is that.
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    text.as_bytes()
+        .chunks(2)
+        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+        .collect()
 }
 
 /// The journal beside a report at `report`.
@@ -142,34 +250,124 @@ pub fn path_beside(report: &Path) -> PathBuf {
     report.with_file_name(name)
 }
 
-/// Every result in the journal at `path` (none if it is missing); a line
-/// that does not parse (one cut short by an interrupt) is passed over.
-pub fn read(path: &Path) -> Vec<(Key, Graded)> {
-    let Ok(file) = fs::File::open(path) else {
-        return Vec::new();
-    };
-    BufReader::new(file)
-        .lines()
-        .map_while(Result::ok)
-        .filter_map(|line| serde_json::from_str::<Line>(&line).ok())
-        .map(|l| (l.key, l.graded))
-        .collect()
+/// A line of the journal not taken: where, why, and the candidate it
+/// names, when it names one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// Its line number, from 1.
+    pub line: usize,
+    /// Why, in a few words.
+    pub why: &'static str,
+    /// The candidate's name as the line gives it (not to be trusted).
+    pub candidate: Option<String>,
 }
 
-/// Appends one result.
-///
-/// # Errors
-/// The journal cannot be written.
-pub fn append(path: &Path, key: &Key, graded: &Graded) -> std::io::Result<()> {
-    let mut text = serde_json::to_string(&Line {
-        key: key.clone(),
-        graded: graded.clone(),
-    })
-    .map_err(std::io::Error::other)?;
-    text.push('\n');
-    let mut file = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    file.write_all(text.as_bytes())
+/// Every result in the journal at `path` whose digest matches under the
+/// journal's key (none if it is missing), and the lines refused: those
+/// that do not parse (one cut short by an interrupt, junk), whose digest
+/// does not match (edited, corrupted, or written under another key), or
+/// every line when the key is missing.
+pub fn read(path: &Path) -> (Vec<(Key, Graded)>, Vec<Refused>) {
+    let Ok(file) = fs::File::open(path) else {
+        return (Vec::new(), Vec::new());
+    };
+    let key = read_key(path);
+    let mut taken = Vec::new();
+    let mut refused = Vec::new();
+    for (i, text) in BufReader::new(file).split(b'\n').enumerate() {
+        let Ok(text) = text else { break };
+        let line = i + 1;
+        let why = match (serde_json::from_slice::<Unsigned>(&text), &key) {
+            (Err(_), _) => "not an entry of the journal (cut short, or not written by cz grade)",
+            (Ok(_), None) => "its journal's key is missing",
+            (Ok(u), Some(key)) => {
+                let digest = unhex(&u.hmac);
+                let entry = u.entry.get().as_bytes();
+                match digest {
+                    Some(d) if mac(key, entry).verify_slice(&d).is_ok() => {
+                        match serde_json::from_slice::<Line>(entry) {
+                            Ok(l) => {
+                                taken.push((l.key, l.graded));
+                                continue;
+                            }
+                            Err(_) => "its entry does not parse",
+                        }
+                    }
+                    _ => "its digest does not match its entry (edited, or not written by cz grade)",
+                }
+            }
+        };
+        refused.push(Refused {
+            line,
+            why,
+            candidate: named(&text),
+        });
+    }
+    (taken, refused)
+}
+
+/// The candidate a line names, read without trusting it.
+fn named(text: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(text).ok()?;
+    let name = value.pointer("/entry/graded/entry/name")?.as_str()?;
+    Some(name.to_string())
+}
+
+impl Journal {
+    /// Appends one result, with its digest.
+    ///
+    /// # Errors
+    /// The journal cannot be written.
+    pub fn append(&self, key: &Key, graded: &Graded) -> std::io::Result<()> {
+        let entry = serde_json::to_string(&Line {
+            key: key.clone(),
+            graded: graded.clone(),
+        })
+        .map_err(std::io::Error::other)?;
+        let entry = RawValue::from_string(entry).map_err(std::io::Error::other)?;
+        let hmac = hex(&mac(&self.key, entry.get().as_bytes())
+            .finalize()
+            .into_bytes());
+        let mut text = serde_json::to_string(&Signed {
+            hmac,
+            entry: &entry,
+        })
+        .map_err(std::io::Error::other)?;
+        text.push('\n');
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        file.write_all(text.as_bytes())
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// HMAC-SHA256 as RFC 4231 gives it (test cases 1 and 2).
+    #[test]
+    fn the_digest_is_hmac_sha256() {
+        let one = mac(&[0x0b; 20], b"Hi There").finalize().into_bytes();
+        assert_eq!(
+            hex(&one),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        );
+        let two = mac(b"Jefe", b"what do ya want for nothing?")
+            .finalize()
+            .into_bytes();
+        assert_eq!(
+            hex(&two),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        assert_eq!(unhex("00ff0A"), Some(vec![0, 255, 10]));
+        assert_eq!(unhex("0"), None);
+        assert_eq!(unhex("zz"), None);
+    }
 }

@@ -94,6 +94,8 @@ struct Group<'a> {
 #[derive(Serialize)]
 struct Example {
     name: Option<String>,
+    /// The clause the case exercises (its group names the rule broken).
+    rule: Option<String>,
     input: String,
     expected: u8,
     answer: String,
@@ -239,6 +241,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
                 count: group.results.len(),
                 shrunk: group.shrunk.as_ref().map(|s| Example {
                     name: None,
+                    rule: None,
                     input: text::escaped(&s.bytes),
                     expected: s.expect.number(),
                     answer: s.outcome.answer(),
@@ -271,6 +274,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
 fn example(r: &CaseResult) -> Example {
     Example {
         name: Some(r.case.name.clone()),
+        rule: Some(r.case.rule.clone()),
         input: text::escaped(&r.case.bytes),
         expected: r.case.expect.number(),
         answer: r.outcome.answer(),

@@ -12,7 +12,7 @@ use connectz_spec::Class;
 
 use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
-use crate::check::{CaseResult, EXIT_STATUS, Outcome, describe, shown};
+use crate::check::{CaseResult, Outcome, case_of, describe, shown};
 
 /// The report as a JUnit XML document.
 pub fn report(class: &ClassReport, cases: usize) -> String {
@@ -163,20 +163,24 @@ fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: 
     }
 }
 
-/// The element that says how a kept case failed.
+/// The element that says how a kept case failed: its type the rule broken
+/// ([`CaseResult::blame`]), its text the input and the case's own clause.
 fn element(r: &CaseResult) -> String {
     let c = &r.case;
+    let blame = r.blame();
     let message = markup(&describe(c.expect, &r.outcome));
-    let input = markup(&format!("input: \"{}\"", text::clip(&c.bytes)));
-    let rule = markup(&c.rule);
+    let input = markup(&format!(
+        "input: \"{}\"{}",
+        text::clip(&c.bytes),
+        case_of(&c.rule, blame.rule)
+    ));
+    let rule = markup(blame.rule);
+    let note =
+        || format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>");
     match &r.outcome {
         Outcome::Pass => String::new(),
-        Outcome::Mismatch { .. } if c.class == Class::Impl => {
-            format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>")
-        }
-        Outcome::ExitStatus { .. } => format!(
-            "<system-out>note, {EXIT_STATUS} is an impl ruling: {message}; {input}</system-out>"
-        ),
+        Outcome::ExitStatus { .. } => note(),
+        Outcome::Mismatch { .. } if blame.class == Class::Impl => note(),
         Outcome::Mismatch { .. } => {
             format!("<failure type=\"{rule}\" message=\"{message}\">{input}</failure>")
         }

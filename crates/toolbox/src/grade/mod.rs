@@ -15,8 +15,8 @@ use connectz::Code;
 use connectz_spec::Class;
 
 use crate::check::{
-    Area, AreaScore, Candidate, CaseResult, CheckReport, EXIT_STATUS, Options, Outcome, Policy,
-    Progress, Shrunk, Spent, check, corpus, generated, pool, shrink,
+    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
+    Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
 use crate::sandbox::{Isolation, Limits, Sandbox};
 
@@ -121,7 +121,8 @@ impl Kind {
 pub struct Group {
     /// What went wrong.
     pub kind: Kind,
-    /// The rule the cases exercise.
+    /// The rule its cases broke ([`CaseResult::blame`]); each case keeps
+    /// the clause it exercises.
     pub rule: String,
     /// Whether the brief settles it (an `impl` group is a note).
     #[serde(with = "crate::persist::class")]
@@ -439,17 +440,19 @@ fn median(mut v: Vec<u32>) -> u32 {
     v[v.len() / 2]
 }
 
-/// The failures of a check grouped by kind, rule and class; in each, the
-/// shortest input first.
+/// The failures of a check grouped by kind, the rule broken
+/// ([`CaseResult::blame`]) and its class; in each, the shortest input
+/// first.
 pub fn group(report: &CheckReport) -> Vec<Group> {
     let mut by_key: BTreeMap<(Kind, String, Class), Vec<usize>> = BTreeMap::new();
     for (i, r) in report.results.iter().enumerate() {
-        let key = match Kind::of(&r.outcome) {
-            None => continue,
-            Some(Kind::Note) => (Kind::Note, EXIT_STATUS.to_string(), Class::Impl),
-            Some(kind) => (kind, r.case.rule.clone(), r.case.class),
-        };
-        by_key.entry(key).or_default().push(i);
+        if let Some(kind) = Kind::of(&r.outcome) {
+            let blame = r.blame();
+            by_key
+                .entry((kind, blame.rule.to_string(), blame.class))
+                .or_default()
+                .push(i);
+        }
     }
     let mut groups: Vec<Group> = by_key
         .into_iter()

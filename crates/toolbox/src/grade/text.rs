@@ -182,13 +182,18 @@ fn candidate(rank: usize, g: &Graded, workloads: Option<&[Workload]>) -> String 
         let first = results[0];
         let _ = writeln!(
             out,
-            "   {:<7} {} [{}]: {} case{}, e.g. {}",
+            "   {:<7} {} [{}]: {} case{}, e.g. {}{}",
             group.kind.label(group.class),
             group.rule,
             group.class.name(),
             results.len(),
             if results.len() == 1 { "" } else { "s" },
-            first.case.name
+            first.case.name,
+            if first.case.rule == group.rule {
+                String::new()
+            } else {
+                format!(" (case of {})", first.case.rule)
+            }
         );
         match &first.outcome {
             Outcome::Crash { .. } | Outcome::MemoryExceeded { .. } => {
