@@ -1044,3 +1044,65 @@ fn a_python_candidate_leaves_nothing_behind() {
     assert!(text.contains("fork server"), "{text}");
     assert_eq!(processes_with(&m), Vec::<String>::new());
 }
+
+/// A candidate that prints a banner and its verdict in words is read as
+/// the manifest says: through a table of messages it passes every case
+/// (only the usage message, compared whole, fails), and its cases run
+/// through the fork server; read whole, every case is a crash.
+#[test]
+fn a_manifest_says_how_to_read_an_answer() {
+    let scratch = Scratch::new("grade-answer");
+    let manifest = scratch.path("class.toml");
+    let dir = root().join("tests/fixtures/class");
+    let words = ["Draw", "Player 1 wins", "Player 2 wins", "Incomplete", "Illegal continue",
+        "Illegal row", "Illegal column", "Illegal game", "Invalid file", "File error"];
+    let table: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(code, w)| format!("\"{w}\" = {code}"))
+        .collect();
+    let entry = |name: &str, answer: &str| {
+        format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"says-words.py\"]\ndir = \"{}\"\n{answer}\n\n",
+            dir.display()
+        )
+    };
+    fs::write(
+        &manifest,
+        entry("table", &format!("answer = {{ {} }}", table.join(", ")))
+            + &entry("whole", ""),
+    )
+    .unwrap();
+    let report = scratch.path("r.json");
+    let out = run_cz(
+        &[
+            "grade",
+            manifest.to_str().unwrap(),
+            "--cases",
+            "9",
+            "--json",
+            report.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    let doc = json(&report);
+    let by_name = |name: &str| {
+        doc["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let table = by_name("table");
+    assert_eq!(table["crashes"], 0, "{text}");
+    assert_eq!(table["passed"], table["total"], "{text}");
+    // The two usage checks: a banner before the message.
+    assert_eq!(table["defined_failures"], 2, "{text}");
+    // Run through the fork server: its findings were checked fresh.
+    assert!(!text.contains("; 0 checked again in a fresh interpreter"), "{text}");
+    let whole = by_name("whole");
+    assert_eq!(whole["crashes"], whole["total"], "{text}");
+}

@@ -131,7 +131,16 @@ fn hostile_candidates_are_held_by_the_box() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     left.sort();
-    assert_eq!(left, ["r.html", "r.json", "r.json.journal.jsonl", "r.xml"]);
+    assert_eq!(
+        left,
+        [
+            "r.html",
+            "r.json",
+            "r.json.journal.jsonl",
+            "r.json.journal.key",
+            "r.xml"
+        ]
+    );
     let journal = fs::read_to_string(reports.join("r.json.journal.jsonl")).unwrap();
     assert!(!journal.contains("hostile"), "a run wrote into the journal");
     assert_eq!(processes_with(&m), Vec::<String>::new());
@@ -207,4 +216,22 @@ fn a_class_graded_under_load_has_the_same_findings() {
         b.join().unwrap();
     }
     assert_eq!(alone, loaded);
+}
+
+/// A candidate that scans the whole board after every move, right on every
+/// small file, fails the defaults: it times out on the sized long game,
+/// blamed on r[resource.time].
+#[test]
+fn a_quadratic_candidate_fails_the_defaults() {
+    let out = run_cz(
+        &["check", "--cases", "0", "--", "python3", "tests/fixtures/class/full_scan.py"],
+        b"",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("TIMEOUT sized: a long game")
+            && l.contains("[resource.time, defined]")),
+        "{text}"
+    );
 }

@@ -23,6 +23,23 @@ fn same_failure(case: &Case, original: &Outcome, expect: Code, outcome: &Outcome
         }
 }
 
+/// Words with which programs report that an allocation failed.
+const OUT_OF_MEMORY: [&str; 6] = [
+    "MemoryError",
+    "memory allocation of",
+    "bad_alloc",
+    "Cannot allocate memory",
+    "out of memory",
+    "OutOfMemory",
+];
+
+/// True for a crash that says an allocation failed: it is not shrunk, as a
+/// memory breach is not. Smaller frames ask for less, up to what the cap
+/// allows, and each such try costs that much memory touched.
+fn failed_to_allocate(outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::Crash { stderr, .. } if OUT_OF_MEMORY.iter().any(|w| stderr.contains(w)))
+}
+
 /// Shrinks a failing case while the failure stays the same (the reference
 /// gives the smaller input the case's code, and the candidate the same
 /// wrong code, or a crash again): drops blocks of move lines, halving their size down
@@ -31,7 +48,8 @@ fn same_failure(case: &Case, original: &Outcome, expect: Code, outcome: &Outcome
 /// reference gives it the case's code, and never twice; the search stops
 /// when a whole pass shrinks nothing. `None` when nothing smaller fails the same
 /// way, or the failure is not one that shrinks (a timeout or a memory
-/// breach would cost a limit per try).
+/// breach would cost a limit per try, a crash that says an allocation failed
+/// the memory it asks for).
 ///
 /// # Errors
 /// The scratch file cannot be written.
@@ -44,7 +62,9 @@ pub fn shrink(
     policy: Option<Policy>,
 ) -> std::io::Result<Shrinking> {
     let start = Instant::now();
-    if !matches!(original, Outcome::Mismatch { .. } | Outcome::Crash { .. }) {
+    if !matches!(original, Outcome::Mismatch { .. } | Outcome::Crash { .. })
+        || failed_to_allocate(original)
+    {
         return Ok(Shrinking::default());
     }
     let Ok(text) = std::str::from_utf8(&case.bytes) else {

@@ -121,7 +121,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         .map(|e| {
             (
                 e.name.clone(),
-                Key::of(e, &settings, sandbox.limits(), digest),
+                Key::of(e, &settings, sandbox.limits(), sandbox.isolation(), digest),
             )
         })
         .collect();

@@ -69,10 +69,6 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     if args.get(1).is_some_and(|a| a == crate::sandbox::SUPERVISE) {
         crate::sandbox::supervise(&args[2..]);
     }
-    // The first process of a run's box (see crate::sandbox::isolation).
-    if args.get(1).is_some_and(|a| a == crate::sandbox::LIMIT) {
-        crate::sandbox::launch(&args[2..]);
-    }
     match run(Cli::parse_from(args).command) {
         Ok(code) => code,
         Err(e) => {

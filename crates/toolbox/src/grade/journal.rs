@@ -28,7 +28,7 @@ use sha2::Sha256;
 
 use super::{Entry, Graded, Settings};
 use crate::check::Case;
-use crate::sandbox::Limits;
+use crate::sandbox::{Isolation, Limits};
 
 /// What a result depends on: a candidate graded under another key is
 /// graded again.
@@ -57,6 +57,12 @@ pub struct Key {
     pub command: Vec<String>,
     /// Its folder.
     pub dir: Option<String>,
+    /// How its answer is read.
+    #[serde(default)]
+    pub answer: crate::check::Answer,
+    /// The isolation of its runs.
+    #[serde(default)]
+    pub isolation: String,
 }
 
 /// A digest of `corpus`: its cases' names and bytes.
@@ -72,7 +78,13 @@ pub fn digest(corpus: &[Case]) -> u64 {
 impl Key {
     /// The key of `entry` graded with `settings` under `limits` on the
     /// corpus of [`digest`] `corpus`.
-    pub fn of(entry: &Entry, settings: &Settings, limits: Limits, corpus: u64) -> Key {
+    pub fn of(
+        entry: &Entry,
+        settings: &Settings,
+        limits: Limits,
+        isolation: &Isolation,
+        corpus: u64,
+    ) -> Key {
         let words = |c: &[std::ffi::OsString]| {
             c.iter()
                 .map(|w| w.to_string_lossy().into_owned())
@@ -99,6 +111,8 @@ impl Key {
                 .dir
                 .as_ref()
                 .map(|d| d.to_string_lossy().into_owned()),
+            answer: entry.candidate.answer.clone(),
+            isolation: isolation.describe(),
         }
     }
 }

@@ -489,6 +489,9 @@ pub fn group(report: &CheckReport) -> Vec<Group> {
 /// Shrinks the first input of up to `settings.shrink` groups of wrong
 /// codes and crashes, in parallel in the pool it is called in; returns what
 /// shrinking cost.
+/// The longest input a failure group's reproducer is shrunk from.
+const SHRINK_AT_MOST: usize = 1 << 16;
+
 fn shrink_groups(
     candidate: &Candidate,
     report: &CheckReport,
@@ -496,9 +499,13 @@ fn shrink_groups(
     sandbox: &Sandbox,
     settings: &Settings,
 ) -> Result<Spent> {
+    // A group whose shortest input is a sized file is not shrunk: each run
+    // of it costs the file's size, and the case's name already says what
+    // it is.
     let chosen: Vec<&mut Group> = groups
         .iter_mut()
         .filter(|g| matches!(g.kind, Kind::Wrong | Kind::Crash))
+        .filter(|g| report.results[g.results[0]].case.bytes.len() <= SHRINK_AT_MOST)
         .take(settings.shrink)
         .collect();
     let costs = chosen

@@ -152,9 +152,6 @@ pub(super) struct BoxSpec<'a> {
     pub inbox: Option<&'a Path>,
     /// The grader's scratch folder, hidden from the box.
     pub scratch: &'a Path,
-    /// The program that sets the box's process limit and then runs the
-    /// command (`cz __limit`), and that limit.
-    pub launcher: &'a Path,
     /// Processes the box may hold.
     pub processes: u64,
 }
@@ -197,20 +194,20 @@ impl BoxSpec<'_> {
             push(&[os("--ro-bind"), path.as_os_str(), path.as_os_str()]);
         }
         push(&[os("--chdir"), self.dir.as_os_str(), os("--")]);
-        let processes = self.processes.to_string();
-        push(&[
-            self.launcher.as_os_str(),
-            OsStr::new(super::LIMIT),
-            OsStr::new(&processes),
-            os("--"),
-        ]);
+        // The box's first process limits the processes of the box's user
+        // (in the box's own user namespace: the box's alone) and becomes
+        // the command. `ulimit -u` is bash's, `-p` dash's.
+        let limit = format!(
+            "ulimit -u {n} 2>/dev/null || ulimit -p {n} || exit 126; exec \"$@\"",
+            n = self.processes
+        );
+        push(&[os("/bin/sh"), os("-c"), OsStr::new(&limit), os("cz-box")]);
         a.extend(self.command.iter().cloned());
         a
     }
 
-    /// Paths in a hidden place that the run needs: its folder, the
-    /// launcher, and the folder of each word of its command that names a
-    /// file or folder.
+    /// Paths in a hidden place that the run needs: its folder, and the
+    /// folder of each word of its command that names a file or folder.
     fn needed(&self, hidden: &[&Path]) -> Vec<PathBuf> {
         let is_hidden = |p: &Path| hidden.iter().any(|h| p.starts_with(h) && p != *h);
         let mut needed = Vec::new();
@@ -221,7 +218,6 @@ impl BoxSpec<'_> {
             }
         };
         need(self.dir.to_path_buf());
-        need(self.launcher.to_path_buf());
         for word in &self.command {
             let path = self.dir.join(word);
             let Ok(path) = std::path::absolute(&path) else {
@@ -250,7 +246,6 @@ mod tests {
             given: Vec::new(),
             inbox: None,
             scratch,
-            launcher: Path::new("/usr/bin/cz"),
             processes: 64,
         }
     }
@@ -282,7 +277,7 @@ mod tests {
         assert!(text.contains("--tmpfs /var/cz-scratch"), "{text}");
         assert!(text.contains("--unshare-net"), "{text}");
         assert!(
-            text.ends_with("-- /usr/bin/cz __limit 64 -- python3 alice/c.py"),
+            text.ends_with("|| exit 126; exec \"$@\" cz-box python3 alice/c.py"),
             "{text}"
         );
         let elsewhere = words(&spec(Path::new("/usr"), scratch, &["ls"]).argv(Path::new("bwrap")));

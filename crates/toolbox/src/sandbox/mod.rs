@@ -34,13 +34,10 @@ pub mod isolation;
 mod supervisor;
 
 pub use isolation::{INBOX, Isolation, Wanted};
-pub use supervisor::{launch, supervise};
+pub use supervisor::supervise;
 
 /// The hidden subcommand under which `cz` supervises one run.
 pub const SUPERVISE: &str = "__supervise";
-
-/// The hidden subcommand that starts a run inside its box.
-pub const LIMIT: &str = "__limit";
 
 /// Limits of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,7 +352,6 @@ impl Sandbox {
                     given,
                     inbox,
                     scratch: &self.scratch,
-                    launcher: &self.supervisor,
                     processes: self.limits.processes,
                 };
                 Some((true, spec.argv(program)))

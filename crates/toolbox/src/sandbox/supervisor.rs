@@ -1,5 +1,4 @@
-//! The supervisor of one run (`cz __supervise`) and the launcher inside a
-//! box (`cz __limit`).
+//! The supervisor of one run (`cz __supervise`).
 //!
 //! The supervisor closes every descriptor it inherited but 0, 1 and 2,
 //! lowers its own limits (address space, size of a written file, CPU time
@@ -33,7 +32,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
 use super::cgroup::PidsGroup;
-use super::{LIMIT, SUPERVISE};
+use super::SUPERVISE;
 
 /// How often a run's times are read.
 const POLL: Duration = Duration::from_millis(5);
@@ -69,28 +68,6 @@ pub(super) fn close_inherited() {
     for fd in open {
         let _ = nix::unistd::close(fd);
     }
-}
-
-/// The launcher: `cz __limit PROCESSES -- PROGRAM [ARGS...]`, the first
-/// process of a box. Limits the processes of the box's user (in the box's
-/// own user namespace, the box's processes alone) and becomes the program.
-pub fn launch(args: &[OsString]) -> ! {
-    close_inherited();
-    let processes = args
-        .first()
-        .and_then(|a| a.to_str())
-        .and_then(|a| a.parse::<u64>().ok());
-    let (Some(processes), Some(program)) = (processes, args.get(2)) else {
-        eprintln!("cz {LIMIT}: PROCESSES -- PROGRAM [ARGS...]");
-        std::process::exit(127);
-    };
-    if let Err(e) = setrlimit(Resource::RLIMIT_NPROC, processes, processes) {
-        eprintln!("cz {LIMIT}: process limit: {e}");
-        std::process::exit(127);
-    }
-    let e = Command::new(program).args(&args[3..]).exec();
-    eprintln!("cannot start {}: {e}", program.to_string_lossy());
-    std::process::exit(127);
 }
 
 /// The supervisor: `cz __supervise TIMEOUT_US MEMORY OUTPUT PROCESSES
@@ -199,8 +176,8 @@ fn supervise_run(
         *pids = Some(group);
     }
     let mut command = Command::new(&plan.program);
-    // Bubblewrap writes the box's first pid on an inherited descriptor;
-    // the launcher in the box closes it for the run.
+    // Bubblewrap writes the box's first pid on an inherited descriptor,
+    // and closes it in the box.
     let info = if plan.boxed {
         let (read, write) =
             nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
