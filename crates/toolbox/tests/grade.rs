@@ -27,29 +27,22 @@ fn manifest(at: &Path, candidates: &[(&str, &str)]) {
     fs::write(at, text).unwrap();
 }
 
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
-
-#[test]
-fn a_class_is_ranked_and_reported_in_four_forms() {
-    let scratch = Scratch::new("grade-class");
+/// Grades the shell candidates `candidates` (as [`manifest`] names them)
+/// with `cases` generated games, the reports written into `scratch` as
+/// r.json, r.xml and r.html.
+fn grade_in_four_forms(
+    scratch: &Scratch,
+    candidates: &[(&str, &str)],
+    cases: &str,
+) -> std::process::Output {
     let toml = scratch.path("class.toml");
-    manifest(
-        &toml,
-        &[
-            ("seven-is-three", "seven-is-three.sh"),
-            ("says-usage", "class/says-usage.sh"),
-            ("reference", "class/reference.sh"),
-            ("two-bugs", "two-bugs-one-answer.sh"),
-        ],
-    );
-    let out = run_cz(
+    manifest(&toml, candidates);
+    run_cz(
         &[
             "grade",
             toml.to_str().unwrap(),
             "--cases",
-            "18",
+            cases,
             "--json",
             &scratch.str("r.json"),
             "--junit",
@@ -58,6 +51,25 @@ fn a_class_is_ranked_and_reported_in_four_forms() {
             &scratch.str("r.html"),
         ],
         b"",
+    )
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_class_is_ranked_and_reported_in_four_forms() {
+    let scratch = Scratch::new("grade-class");
+    let out = grade_in_four_forms(
+        &scratch,
+        &[
+            ("seven-is-three", "seven-is-three.sh"),
+            ("says-usage", "class/says-usage.sh"),
+            ("reference", "class/reference.sh"),
+            ("two-bugs", "two-bugs-one-answer.sh"),
+        ],
+        "18",
     );
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
@@ -265,28 +277,13 @@ fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
 #[test]
 fn the_code_printed_decides_and_an_exit_status_is_a_note() {
     let scratch = Scratch::new("grade-exit-status");
-    let toml = scratch.path("class.toml");
-    manifest(
-        &toml,
+    let out = grade_in_four_forms(
+        &scratch,
         &[
             ("exits-with-code", "class/exits-with-code.sh"),
             ("reference", "class/reference.sh"),
         ],
-    );
-    let out = run_cz(
-        &[
-            "grade",
-            toml.to_str().unwrap(),
-            "--cases",
-            "9",
-            "--json",
-            &scratch.str("r.json"),
-            "--junit",
-            &scratch.str("r.xml"),
-            "--html",
-            &scratch.str("r.html"),
-        ],
-        b"",
+        "9",
     );
     let text = stdout(&out);
     // Notes are no failures: every candidate passed every defined case.
@@ -820,6 +817,26 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
     assert_eq!(processes_with(&m), Vec::<String>::new());
 }
 
+/// Grades the class at `toml` with 8 generated games and `extra`
+/// arguments, its JSON report `scratch`'s r.json; returns what it wrote on
+/// standard error. The classes of these tests hold a broken candidate: the
+/// exit status is 1.
+fn grade_into_r_json(scratch: &Scratch, toml: &Path, extra: &[&str]) -> String {
+    let r = scratch.str("r.json");
+    let mut args = vec![
+        "grade",
+        toml.to_str().unwrap(),
+        "--cases",
+        "8",
+        "--json",
+        &r,
+    ];
+    args.extend_from_slice(extra);
+    let out = run_cz(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// `--resume` takes from the journal beside the reports the candidates
 /// graded before with the same cases and limits, and grades only the rest;
 /// with another seed, nothing is taken.
@@ -827,7 +844,6 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
 fn resume_grades_only_the_candidates_not_graded_before() {
     let scratch = Scratch::new("grade-resume");
     let toml = scratch.path("class.toml");
-    let r = scratch.str("r.json");
     manifest(
         &toml,
         &[
@@ -836,19 +852,8 @@ fn resume_grades_only_the_candidates_not_graded_before() {
         ],
     );
     let grade = |extra: &[&str]| {
-        let mut args = vec![
-            "grade",
-            toml.to_str().unwrap(),
-            "--cases",
-            "8",
-            "--json",
-            &r,
-        ];
-        args.extend_from_slice(extra);
-        let out = run_cz(&args, b"");
-        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
         (
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+            grade_into_r_json(&scratch, &toml, extra),
             json(&scratch.path("r.json")),
         )
     };
@@ -890,7 +895,6 @@ fn resume_refuses_journal_lines_that_were_edited_or_cut_short() {
     use std::os::unix::fs::PermissionsExt;
     let scratch = Scratch::new("grade-journal");
     let toml = scratch.path("class.toml");
-    let r = scratch.str("r.json");
     manifest(
         &toml,
         &[
@@ -898,20 +902,7 @@ fn resume_refuses_journal_lines_that_were_edited_or_cut_short() {
             ("reference", "class/reference.sh"),
         ],
     );
-    let grade = |extra: &[&str]| {
-        let mut args = vec![
-            "grade",
-            toml.to_str().unwrap(),
-            "--cases",
-            "8",
-            "--json",
-            &r,
-        ];
-        args.extend_from_slice(extra);
-        let out = run_cz(&args, b"");
-        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let grade = |extra: &[&str]| grade_into_r_json(&scratch, &toml, extra);
     grade(&[]);
     let path = scratch.path("r.json.journal.jsonl");
     let key = fs::metadata(scratch.path("r.json.journal.key")).unwrap();
@@ -1054,8 +1045,18 @@ fn a_manifest_says_how_to_read_an_answer() {
     let scratch = Scratch::new("grade-answer");
     let manifest = scratch.path("class.toml");
     let dir = root().join("tests/fixtures/class");
-    let words = ["Draw", "Player 1 wins", "Player 2 wins", "Incomplete", "Illegal continue",
-        "Illegal row", "Illegal column", "Illegal game", "Invalid file", "File error"];
+    let words = [
+        "Draw",
+        "Player 1 wins",
+        "Player 2 wins",
+        "Incomplete",
+        "Illegal continue",
+        "Illegal row",
+        "Illegal column",
+        "Illegal game",
+        "Invalid file",
+        "File error",
+    ];
     let table: Vec<String> = words
         .iter()
         .enumerate()
@@ -1069,8 +1070,7 @@ fn a_manifest_says_how_to_read_an_answer() {
     };
     fs::write(
         &manifest,
-        entry("table", &format!("answer = {{ {} }}", table.join(", ")))
-            + &entry("whole", ""),
+        entry("table", &format!("answer = {{ {} }}", table.join(", "))) + &entry("whole", ""),
     )
     .unwrap();
     let report = scratch.path("r.json");
@@ -1102,7 +1102,10 @@ fn a_manifest_says_how_to_read_an_answer() {
     // The two usage checks: a banner before the message.
     assert_eq!(table["defined_failures"], 2, "{text}");
     // Run through the fork server: its findings were checked fresh.
-    assert!(!text.contains("; 0 checked again in a fresh interpreter"), "{text}");
+    assert!(
+        !text.contains("; 0 checked again in a fresh interpreter"),
+        "{text}"
+    );
     let whole = by_name("whole");
     assert_eq!(whole["crashes"], whole["total"], "{text}");
 }

@@ -224,14 +224,22 @@ fn a_class_graded_under_load_has_the_same_findings() {
 #[test]
 fn a_quadratic_candidate_fails_the_defaults() {
     let out = run_cz(
-        &["check", "--cases", "0", "--", "python3", "tests/fixtures/class/full_scan.py"],
+        &[
+            "check",
+            "--cases",
+            "0",
+            "--",
+            "python3",
+            "tests/fixtures/class/full_scan.py",
+        ],
         b"",
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.lines().any(|l| l.starts_with("TIMEOUT sized: a long game")
-            && l.contains("[resource.time, defined]")),
+        text.lines()
+            .any(|l| l.starts_with("TIMEOUT sized: a long game")
+                && l.contains("[resource.time, defined]")),
         "{text}"
     );
 }

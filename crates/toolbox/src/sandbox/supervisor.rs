@@ -31,8 +31,8 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
-use super::cgroup::PidsGroup;
 use super::SUPERVISE;
+use super::cgroup::PidsGroup;
 
 /// How often a run's times are read.
 const POLL: Duration = Duration::from_millis(5);
