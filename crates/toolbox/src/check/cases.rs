@@ -8,7 +8,7 @@ use connectz_spec::{Class, Example, case_files, clauses};
 use super::Case;
 
 /// The shipped corpus: every spec example, every file of tests/cases, and
-/// the [`sized`] files.
+/// the sized files (`sized`).
 pub fn corpus() -> Vec<Case> {
     let mut out = Vec::new();
     for clause in clauses().unwrap_or_default() {

@@ -2,7 +2,7 @@
 //! says what a run may take and how its verdict is decided).
 //!
 //! Each run goes through a supervisor: this project's `cz` binary started
-//! again with a hidden subcommand (`cz __supervise`, [`supervisor`]). It
+//! again with a hidden subcommand (`cz __supervise`, in `supervisor.rs`). It
 //! sets the run's limits, starts it in a box of its own when bubblewrap
 //! works here ([`isolation`]), keeps its time, ends everything it started
 //! and writes a report. The run's standard output and error go to files in
