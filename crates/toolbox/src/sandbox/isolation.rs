@@ -206,29 +206,31 @@ impl BoxSpec<'_> {
         a
     }
 
-    /// Paths in a hidden place that the run needs: its folder, and the
-    /// folder of each word of its command that names a file or folder.
+    /// Folders in a hidden place that the run needs: for its folder, and
+    /// for each word of its command that names a file or folder, the
+    /// outermost folder that holds it in its hidden place (`/tmp/venv` for
+    /// `/tmp/venv/bin/tool`, so that a script finds the interpreter and the
+    /// packages installed beside it).
     fn needed(&self, hidden: &[&Path]) -> Vec<PathBuf> {
-        let is_hidden = |p: &Path| hidden.iter().any(|h| p.starts_with(h) && p != *h);
+        let outermost = |p: &Path| -> Option<PathBuf> {
+            let place = hidden.iter().find(|h| p.starts_with(h) && p != **h)?;
+            let first = p.strip_prefix(place).ok()?.components().next()?;
+            Some(place.join(first))
+        };
         let mut needed = Vec::new();
-        let mut need = |p: PathBuf| {
-            if is_hidden(&p) && !needed.iter().any(|n: &PathBuf| p.starts_with(n)) {
-                needed.retain(|n: &PathBuf| !n.starts_with(&p));
-                needed.push(p);
+        let mut need = |p: &Path| {
+            if let Some(folder) = outermost(p)
+                && !needed.contains(&folder)
+            {
+                needed.push(folder);
             }
         };
-        need(self.dir.to_path_buf());
+        need(self.dir);
         for word in &self.command {
-            let path = self.dir.join(word);
-            let Ok(path) = std::path::absolute(&path) else {
-                continue;
-            };
-            if path.is_dir() {
-                need(path);
-            } else if path.is_file()
-                && let Some(parent) = path.parent()
+            if let Ok(path) = std::path::absolute(self.dir.join(word))
+                && path.exists()
             {
-                need(parent.to_path_buf());
+                need(&path);
             }
         }
         needed
