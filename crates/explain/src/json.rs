@@ -7,7 +7,7 @@ use serde::Serialize;
 /// value ever did, the text is a JSON object that says why.
 pub fn to_json(value: &impl Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {
-        serde_json::to_string(&Error {
+        serde_json::to_string(&WriteFailure {
             error: e.to_string(),
         })
         .unwrap_or_default()
@@ -16,7 +16,7 @@ pub fn to_json(value: &impl Serialize) -> String {
 
 /// What [`to_json`] writes when a value cannot be written.
 #[derive(Serialize)]
-struct Error {
+struct WriteFailure {
     error: String,
 }
 

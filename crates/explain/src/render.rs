@@ -21,7 +21,7 @@ use connectz::{Code, Finding, FormatFault, Game, Nat, Report, SHOWN_DIGITS};
 
 use crate::account::{reason, unwinnable_why};
 use crate::markup::{Controls, escape};
-use crate::window::{self, Cell, Window};
+use crate::window::{self, Coordinates, Window};
 
 mod board;
 use board::{draw_board, legend};
@@ -279,7 +279,7 @@ fn label_step(chars: usize, cell: f64) -> u64 {
 
 /// The cells that decide the picture's window, most important first, and
 /// what was deciding about the verdict.
-fn focus(report: &Report, game: &Game) -> Vec<Cell> {
+fn focus(report: &Report, game: &Game) -> Vec<Coordinates> {
     let (x, y, _) = game.frame();
     let mut cells = Vec::new();
     match &report.verdict {

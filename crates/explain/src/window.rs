@@ -6,8 +6,8 @@
 
 use connectz::{Game, Nat};
 
-/// A cell of the frame: (column, row), both 1-based, bottom row 1.
-pub type Cell = (Nat, u64);
+/// Where a cell of the frame is: (column, row), both 1-based, bottom row 1.
+pub type Coordinates = (Nat, u64);
 
 /// Columns and rows around the cells that matter, on each side.
 const MARGIN: u64 = 3;
@@ -37,7 +37,7 @@ impl Window {
     /// size around `focus`, the cells that matter, most important first:
     /// the whole frame when it fits; otherwise a window around as many of
     /// the first cells as fit together.
-    pub fn framing(x: &Nat, y: &Nat, focus: &[Cell], most: (u64, u64)) -> Window {
+    pub fn framing(x: &Nat, y: &Nat, focus: &[Coordinates], most: (u64, u64)) -> Window {
         let (most_columns, most_rows) = (most.0.max(1), most.1.max(1));
         let fits = |n: &Nat, most: u64| n.to_u64().filter(|&v| v <= most);
         if let (Some(w), Some(h)) = (fits(x, most_columns), fits(y, most_rows)) {
@@ -157,7 +157,7 @@ impl Window {
 /// The cells of `game` that matter to any drawing of it, most important
 /// first: the winning run's two ends, the last counter, then the corners of
 /// every counter (framed too when they lie close enough).
-pub fn focus(game: &Game) -> Vec<Cell> {
+pub fn focus(game: &Game) -> Vec<Coordinates> {
     let mut cells = Vec::new();
     if let Some(run) = game.winning_run() {
         cells.push((run.column.clone(), run.row));
