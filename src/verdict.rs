@@ -222,7 +222,7 @@ impl fmt::Display for Finding {
             Finding::Format { line, fault } => write!(f, "line {line}: {fault}"),
             Finding::Unwinnable => write!(
                 f,
-                "line 1: no line of that length can ever be completed on this frame"
+                "line 1: no winning run can ever be completed on this frame"
             ),
             Finding::Exhausted { line } => write!(
                 f,
@@ -253,7 +253,10 @@ impl fmt::Display for Finding {
                 write!(f, "line {line}: the frame is full with no winning run")
             }
             Finding::Unfinished { line } => {
-                write!(f, "line {line}: moves end with no line and room left")
+                write!(
+                    f,
+                    "line {line}: moves end with no winning run and room left"
+                )
             }
         }
     }

@@ -84,7 +84,7 @@ fn a_stack_of_65536_wins_however_long_the_file() {
     assert_eq!(connectz::judge_bytes(&bytes).code().number(), 4);
 }
 
-/// 2 million random moves on a 65536 x 65536 frame with lines of 65536:
+/// 2 million random moves on a 65536 x 65536 frame with runs of 65536:
 /// each occupied column a stack of its own, bounded bytes per counter.
 #[test]
 fn a_wide_tall_frame_costs_bytes_per_counter() {

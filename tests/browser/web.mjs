@@ -86,7 +86,7 @@ check(total > 0, "the winning sample has moves to replay");
 check((await counters()) === total, `final board: ${await counters()} counters for ${total} moves`);
 check(
   (await page.evaluate(() => document.querySelector("#board").shadowRoot.querySelectorAll("circle.run").length)) > 0,
-  "the winning line is ringed",
+  "the winning run is ringed",
 );
 await page.click("#prev");
 await page.waitForFunction((n) => document.body.dataset.shown === String(n), total - 1);
