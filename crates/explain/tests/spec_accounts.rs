@@ -5,15 +5,24 @@
 //! states the rule. The code an example or case must give is pinned by its
 //! `expect=` or its folder (tests/spec_examples.rs, tests/cases.rs), never
 //! by a snapshot, so accepting a snapshot cannot bless a wrong code.
+//!
+//! The other kinds of example are pinned the same way: a `resource` or
+//! `scale` input by the account of judging it as it streams (one run under
+//! an address-space limit only by the code the binary prints, which
+//! tests/spec_examples.rs checks); a `cli` line by what it prints; a
+//! `board` grid by `cz board`'s answer and why; a `solve` position by its
+//! score or why it is invalid; a `rotate` input by its output.
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use connectz::judge_bytes_with;
+use connectz::{Report, judge_bytes_with, judge_reader_with};
 use connectz_explain::account::{self, keeping_board};
 use connectz_explain::draw::Style;
-use connectz_spec::{Class, Example, case_files, clauses};
+use connectz_games::{rotate, snapshot, solver};
+use connectz_spec::{Class, Example, Part, Resource, case_files, clauses};
+use connectz_testkit::scale::{Family, Scale, resource_reader};
 
 /// An input longer than this many escaped characters is cut, with its size.
 const SHOWN: usize = 160;
@@ -47,18 +56,114 @@ fn escaped(bytes: &[u8]) -> String {
 
 /// The account of a game file, as `cz explain` prints it (no colour).
 fn explained(bytes: &[u8]) -> String {
-    let report = judge_bytes_with(bytes, keeping_board());
-    account::text(&report, Style::default())
+    told(&judge_bytes_with(bytes, keeping_board()))
 }
+
+/// The account of a report, as `cz explain` prints it (no colour).
+fn told(report: &Report) -> String {
+    account::text(report, Style::default())
+}
+
+/// A `resource` input as its block writes it, part after part.
+fn parts(parts: &[Part]) -> String {
+    let each: Vec<String> = parts
+        .iter()
+        .map(|part| match part {
+            Part::Repeat { bytes, times } => {
+                let times = match times {
+                    Some(1) => String::new(),
+                    Some(n) => format!(" * {n}"),
+                    None => " * forever".to_string(),
+                };
+                format!("\"{}\"{times}", escaped(bytes))
+            }
+            Part::Multiples { step, count } => format!("multiples {step} {count}"),
+        })
+        .collect();
+    each.join(" + ")
+}
+
+/// A `resource` example's flags, as its block writes them.
+fn flags(r: &Resource) -> String {
+    let mut out = format!("expect={}", r.expect);
+    for (key, value) in [
+        ("held<=", r.held.map(|v| v as u64)),
+        ("read<=", r.read),
+        ("board<=", r.board_per_move.map(|v| v as u64)),
+        ("limit-kb=", r.limit_kb),
+    ] {
+        if let Some(value) = value {
+            let _ = write!(out, " {key}{value}");
+        }
+    }
+    out
+}
+
+/// `cz board`'s answer for a grid, and why when it says.
+fn board_answer(
+    grid: &[u8],
+    z: usize,
+    first: Option<char>,
+    empty: Option<char>,
+    gravity: bool,
+) -> String {
+    match snapshot::judge_grid(grid, z, first, empty, gravity) {
+        Ok((_, judgement)) => match judgement.why {
+            Some(why) => format!("answer: {}\nwhy: {why}", judgement.answer),
+            None => format!("answer: {}", judgement.answer),
+        },
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// A `solve` block's positions, each with its score or why it is invalid.
+fn scores(shape: (usize, usize, usize), positions: &[(String, Option<i32>)]) -> String {
+    let shape = solver::Shape {
+        width: shape.0,
+        height: shape.1,
+        z: shape.2,
+    };
+    let mut solver = solver::Solver::new();
+    let mut out = String::new();
+    for (moves, expect) in positions {
+        let got = match solver::Position::from_moves(shape, moves) {
+            Ok(position) => {
+                solver.reset();
+                let score = solver.solve(&position, false);
+                assert_eq!(Some(score), *expect, "{moves}: the example's score");
+                format!("{score}")
+            }
+            Err(e) => {
+                assert_eq!(None, *expect, "{moves}: the example's score");
+                format!("invalid: {e}")
+            }
+        };
+        let _ = writeln!(out, "{moves} -> {got}");
+    }
+    out
+}
+
+/// An account's line longer than this many bytes is cut, with its length
+/// (a header of megabytes of digits is written whole in the frame's line).
+const LONGEST: usize = 400;
 
 /// One entry: a heading, what was given (`input: ` or `command: `), the
 /// account; a blank line after it. Lines lose their trailing spaces (the
-/// board's cells carry one), so that no editor changes a snapshot.
+/// board's cells carry one), so that no editor changes a snapshot, and are
+/// cut after [`LONGEST`] bytes.
 fn entry(out: &mut String, heading: &str, given: &str, account: &str) {
     let _ = writeln!(out, "=== {heading}");
     let _ = writeln!(out, "{given}");
     for line in account.lines() {
-        let _ = writeln!(out, "{}", line.trim_end());
+        let line = line.trim_end();
+        match line.get(..LONGEST) {
+            Some(head) if line.len() > LONGEST => {
+                let _ = writeln!(out, "{head}... ({} bytes in all)", line.len());
+            }
+            _ => {
+                let _ = writeln!(out, "{line}");
+            }
+        }
     }
     out.push('\n');
 }
@@ -76,7 +181,7 @@ fn printed(args: &[String]) -> String {
     format!("{}\n", connectz::command_line(&args))
 }
 
-/// Every example of `page` (`format.md`, ...) that has an account, in file
+/// Every example of `page` (`format.md`, ...) with its account, in file
 /// order, and how many there were.
 fn page_accounts(page: &str) -> (String, usize) {
     let mut out = String::new();
@@ -99,6 +204,93 @@ fn page_accounts(page: &str) -> (String, usize) {
                         &explained(bytes),
                     );
                 }
+                Example::Resource(r) => {
+                    let heading = format!("{} [{}] resource {}", r.at, clause.id, flags(r));
+                    let account = match r.limit_kb {
+                        Some(kb) => format!(
+                            "under a limit of {kb} KiB of address space the binary prints {}; \
+                             its account is not pinned (tests/spec_examples.rs runs it)",
+                            r.expect
+                        ),
+                        None => {
+                            let reader = resource_reader(r.parts.clone());
+                            let report = judge_reader_with(reader, keeping_board());
+                            assert_eq!(report.code(), r.expect, "{}: the example's code", r.at);
+                            told(&report)
+                        }
+                    };
+                    let input = format!("input: {}", parts(&r.parts));
+                    entry(&mut out, &heading, &input, &account);
+                }
+                Example::Scale {
+                    family,
+                    n,
+                    unwon,
+                    expect,
+                    at,
+                    ..
+                } => {
+                    let unwon_flag = if *unwon { " unwon" } else { "" };
+                    let heading = format!(
+                        "{at} [{}] scale family={family} n={n}{unwon_flag} expect={expect}",
+                        clause.id
+                    );
+                    let mut scale = Scale::new(Family::from_name(family).unwrap(), *n);
+                    if *unwon {
+                        scale = scale.unwon();
+                    }
+                    let report = judge_reader_with(scale.reader(), keeping_board());
+                    assert_eq!(report.code(), *expect, "{at}: the example's code");
+                    let input = format!("input: the {family} game of the scale suite");
+                    entry(&mut out, &heading, &input, &told(&report));
+                }
+                Example::Board {
+                    grid,
+                    z,
+                    first,
+                    empty,
+                    gravity,
+                    expect,
+                    at,
+                } => {
+                    let mut heading = format!("{at} [{}] board z={z}", clause.id);
+                    if let Some(first) = first {
+                        let _ = write!(heading, " first={first}");
+                    }
+                    if let Some(empty) = empty {
+                        let _ = write!(heading, " empty={empty}");
+                    }
+                    if !gravity {
+                        heading.push_str(" no-gravity");
+                    }
+                    let answer = board_answer(grid, *z, *first, *empty, *gravity);
+                    assert!(
+                        answer.starts_with(&format!("answer: {expect}")),
+                        "{at}: the example's answer"
+                    );
+                    // The grid as written, a row a line (`/` and `;` too).
+                    let rows: String = String::from_utf8_lossy(grid)
+                        .lines()
+                        .map(|row| format!("\n  {row}"))
+                        .collect();
+                    entry(&mut out, &heading, &format!("grid:{rows}"), &answer);
+                }
+                Example::Solve { shape, lines, at } => {
+                    let (width, height, z) = shape;
+                    let heading = format!(
+                        "{at} [{}] solve width={width} height={height} connect={z}",
+                        clause.id
+                    );
+                    let given = format!("positions: {}", lines.len());
+                    entry(&mut out, &heading, &given, &scores(*shape, lines));
+                }
+                Example::Rotate { input, output, at } => {
+                    let heading = format!("{at} [{}] rotate", clause.id);
+                    let got = rotate::solve(input).unwrap_or_else(|e| format!("error: {e}"));
+                    assert_eq!(&got, output, "{at}: the example's output");
+                    let given = format!("input: {}", escaped(input.as_bytes()));
+                    entry(&mut out, &heading, &given, &format!("output:\n{got}"));
+                }
                 Example::Cli { args, stdout, at } => {
                     let heading = format!("{at} [{}] cli", clause.id);
                     let line = std::iter::once("connectz")
@@ -114,7 +306,6 @@ fn page_accounts(page: &str) -> (String, usize) {
                         &format!("stdout: {got}"),
                     );
                 }
-                _ => continue,
             }
             count += 1;
         }
@@ -122,20 +313,23 @@ fn page_accounts(page: &str) -> (String, usize) {
     (out, count)
 }
 
-/// The pages with examples that have an account, each pinned by its test
-/// below.
-const PAGES: [&str; 4] = ["codes.md", "decisions.md", "format.md", "rules.md"];
+/// The pages with examples, each pinned by its test below.
+const PAGES: [&str; 7] = [
+    "board.md",
+    "codes.md",
+    "decisions.md",
+    "format.md",
+    "resources.md",
+    "rules.md",
+    "solve.md",
+];
 
 #[test]
-fn every_page_with_accounts_is_pinned() {
+fn every_page_with_examples_is_pinned() {
     let mut pages: Vec<String> = clauses()
         .unwrap()
         .into_iter()
-        .filter(|c| {
-            c.examples
-                .iter()
-                .any(|e| matches!(e, Example::Game { .. } | Example::Cli { .. }))
-        })
+        .filter(|c| !c.examples.is_empty())
         .map(|c| c.file)
         .collect();
     pages.sort();
@@ -154,10 +348,13 @@ macro_rules! page {
     };
 }
 
+page!(board, "board.md", 15);
 page!(codes, "codes.md", 10);
 page!(decisions, "decisions.md", 20);
 page!(format, "format.md", 30);
+page!(resources, "resources.md", 12);
 page!(rules, "rules.md", 25);
+page!(solve, "solve.md", 8);
 
 #[test]
 fn cases() {
