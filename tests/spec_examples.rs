@@ -1,5 +1,7 @@
 //! Runs every example embedded in spec/*.md and checks that every clause has
-//! one and is cited by the source.
+//! one and is cited by the source. The code each example must give is
+//! checked here; its whole account is pinned, a snapshot per page, by
+//! crates/explain/tests/spec_accounts.rs.
 
 use std::fs;
 use std::process::Command;
