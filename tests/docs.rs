@@ -1093,7 +1093,7 @@ pub struct Shown<'a> { text: &'a str }
 const S: &str = "struct InAString;";
 const R: &str = r#"enum InARawString "quoted" "#;
 const C: char = '{';
-pub(crate) enum Choice { A }
+pub(crate) enum SampleChoice { A }
 type Alias = u8;
 trait Named { type Member; fn name(&self) -> char { '}' } }
 impl Iterator for Shown<'_> {
@@ -1117,7 +1117,7 @@ macro_rules! m { ($n:ident) => { struct $n; } }
         names,
         [
             "Shown",
-            "Choice",
+            "SampleChoice",
             "Alias",
             "Named",
             "Local",
