@@ -2,6 +2,7 @@
 
 mod cases;
 mod cli;
+mod docs;
 mod oracle;
 mod resources;
 mod scale;
