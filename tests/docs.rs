@@ -21,6 +21,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use serde_json::Value;
+
 use crate::support::root;
 
 /// The header of `ARCHITECTURE.md`'s crate table, as written there.
@@ -61,7 +63,7 @@ fn crates_in_code() -> Vec<CrateDependencies> {
 }
 
 /// `cargo metadata --no-deps` of the workspace, parsed.
-fn cargo_metadata() -> MetadataJson {
+fn cargo_metadata() -> Value {
     let output = Command::new(env!("CARGO"))
         .args(["metadata", "--format-version", "1", "--no-deps"])
         .current_dir(root())
@@ -73,36 +75,30 @@ fn cargo_metadata() -> MetadataJson {
         String::from_utf8_lossy(&output.stderr)
     );
     let text = String::from_utf8(output.stdout).expect("cargo metadata prints UTF-8");
-    MetadataJson::parse(&text).expect("cargo metadata prints JSON")
+    serde_json::from_str(&text).expect("cargo metadata prints JSON")
 }
 
 /// The workspace members of a `cargo metadata` answer with their
 /// dependencies by kind.
-fn workspace_members(metadata: &MetadataJson) -> Vec<CrateDependencies> {
+fn workspace_members(metadata: &Value) -> Vec<CrateDependencies> {
     let members: BTreeSet<&str> = metadata
         .get("workspace_members")
-        .and_then(MetadataJson::as_array)
+        .and_then(Value::as_array)
         .expect("workspace_members")
         .iter()
-        .filter_map(MetadataJson::as_str)
+        .filter_map(Value::as_str)
         .collect();
     let packages = metadata
         .get("packages")
-        .and_then(MetadataJson::as_array)
+        .and_then(Value::as_array)
         .expect("packages");
     let mut crates = Vec::new();
     for package in packages {
-        let id = package
-            .get("id")
-            .and_then(MetadataJson::as_str)
-            .expect("id");
+        let id = package.get("id").and_then(Value::as_str).expect("id");
         if !members.contains(id) {
             continue;
         }
-        let name = package
-            .get("name")
-            .and_then(MetadataJson::as_str)
-            .expect("name");
+        let name = package.get("name").and_then(Value::as_str).expect("name");
         let mut deps = CrateDependencies {
             name: name.to_string(),
             normal: BTreeSet::new(),
@@ -110,14 +106,11 @@ fn workspace_members(metadata: &MetadataJson) -> Vec<CrateDependencies> {
         };
         let listed = package
             .get("dependencies")
-            .and_then(MetadataJson::as_array)
+            .and_then(Value::as_array)
             .expect("dependencies");
         for dep in listed {
-            let dep_name = dep
-                .get("name")
-                .and_then(MetadataJson::as_str)
-                .expect("name");
-            match dep.get("kind").and_then(MetadataJson::as_str) {
+            let dep_name = dep.get("name").and_then(Value::as_str).expect("name");
+            match dep.get("kind").and_then(Value::as_str) {
                 Some("dev") => deps.dev.insert(dep_name.to_string()),
                 // `null` (normal) and "build": both are compiled to build it.
                 _ => deps.normal.insert(dep_name.to_string()),
@@ -500,23 +493,17 @@ fn crates_that_allow_unsafe_are_the_ones_architecture_names() {
     let mut without = BTreeSet::new();
     for package in metadata
         .get("packages")
-        .and_then(MetadataJson::as_array)
+        .and_then(Value::as_array)
         .expect("packages")
     {
-        let name = package
-            .get("name")
-            .and_then(MetadataJson::as_str)
-            .expect("name");
+        let name = package.get("name").and_then(Value::as_str).expect("name");
         let targets = package
             .get("targets")
-            .and_then(MetadataJson::as_array)
+            .and_then(Value::as_array)
             .expect("targets");
         for target in targets {
-            let kinds = target
-                .get("kind")
-                .and_then(MetadataJson::as_array)
-                .expect("kind");
-            let shipped = kinds.iter().filter_map(MetadataJson::as_str).any(|k| {
+            let kinds = target.get("kind").and_then(Value::as_array).expect("kind");
+            let shipped = kinds.iter().filter_map(Value::as_str).any(|k| {
                 matches!(
                     k,
                     "lib" | "rlib" | "cdylib" | "bin" | "proc-macro" | "staticlib"
@@ -524,7 +511,7 @@ fn crates_that_allow_unsafe_are_the_ones_architecture_names() {
             });
             let path = target
                 .get("src_path")
-                .and_then(MetadataJson::as_str)
+                .and_then(Value::as_str)
                 .expect("src_path");
             if shipped && !read(Path::new(path)).contains("#![forbid(unsafe_code)]") {
                 without.insert(name.to_string());
@@ -793,182 +780,6 @@ fn type_definitions(source: &str) -> Vec<(String, usize)> {
     found
 }
 
-// ------------------------------------------------ a little JSON, for cargo
-
-/// A JSON value: just enough to read `cargo metadata`.
-#[derive(Debug, Clone, PartialEq)]
-enum MetadataJson {
-    Null,
-    Bool(bool),
-    Number(String),
-    Text(String),
-    Array(Vec<MetadataJson>),
-    Object(Vec<(String, MetadataJson)>),
-}
-
-impl MetadataJson {
-    fn parse(text: &str) -> Result<MetadataJson, String> {
-        let chars: Vec<char> = text.chars().collect();
-        let mut at = 0;
-        let value = Self::value(&chars, &mut at)?;
-        Self::space(&chars, &mut at);
-        if at == chars.len() {
-            Ok(value)
-        } else {
-            Err(format!("trailing text at {at}"))
-        }
-    }
-
-    fn get(&self, key: &str) -> Option<&MetadataJson> {
-        match self {
-            MetadataJson::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn as_str(&self) -> Option<&str> {
-        match self {
-            MetadataJson::Text(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn as_array(&self) -> Option<&[MetadataJson]> {
-        match self {
-            MetadataJson::Array(items) => Some(items),
-            _ => None,
-        }
-    }
-
-    fn space(chars: &[char], at: &mut usize) {
-        while chars.get(*at).is_some_and(|c| c.is_whitespace()) {
-            *at += 1;
-        }
-    }
-
-    fn expect(chars: &[char], at: &mut usize, c: char) -> Result<(), String> {
-        Self::space(chars, at);
-        if chars.get(*at) == Some(&c) {
-            *at += 1;
-            Ok(())
-        } else {
-            Err(format!("expected `{c}` at {at}"))
-        }
-    }
-
-    fn value(chars: &[char], at: &mut usize) -> Result<MetadataJson, String> {
-        Self::space(chars, at);
-        let rest: String = chars[*at..chars.len().min(*at + 5)].iter().collect();
-        match chars.get(*at) {
-            Some('{') => {
-                *at += 1;
-                let mut fields = Vec::new();
-                Self::space(chars, at);
-                if chars.get(*at) == Some(&'}') {
-                    *at += 1;
-                    return Ok(MetadataJson::Object(fields));
-                }
-                loop {
-                    Self::space(chars, at);
-                    let MetadataJson::Text(key) = Self::value(chars, at)? else {
-                        return Err(format!("a key that is not a string at {at}"));
-                    };
-                    Self::expect(chars, at, ':')?;
-                    fields.push((key, Self::value(chars, at)?));
-                    Self::space(chars, at);
-                    match chars.get(*at) {
-                        Some(',') => *at += 1,
-                        Some('}') => {
-                            *at += 1;
-                            return Ok(MetadataJson::Object(fields));
-                        }
-                        _ => return Err(format!("expected `,` or `}}` at {at}")),
-                    }
-                }
-            }
-            Some('[') => {
-                *at += 1;
-                let mut items = Vec::new();
-                Self::space(chars, at);
-                if chars.get(*at) == Some(&']') {
-                    *at += 1;
-                    return Ok(MetadataJson::Array(items));
-                }
-                loop {
-                    items.push(Self::value(chars, at)?);
-                    Self::space(chars, at);
-                    match chars.get(*at) {
-                        Some(',') => *at += 1,
-                        Some(']') => {
-                            *at += 1;
-                            return Ok(MetadataJson::Array(items));
-                        }
-                        _ => return Err(format!("expected `,` or `]` at {at}")),
-                    }
-                }
-            }
-            Some('"') => {
-                *at += 1;
-                let mut text = String::new();
-                loop {
-                    let c = *chars.get(*at).ok_or("unterminated string")?;
-                    *at += 1;
-                    match c {
-                        '"' => return Ok(MetadataJson::Text(text)),
-                        '\\' => {
-                            let e = *chars.get(*at).ok_or("unterminated escape")?;
-                            *at += 1;
-                            text.push(match e {
-                                'n' => '\n',
-                                't' => '\t',
-                                'r' => '\r',
-                                'b' => '\u{8}',
-                                'f' => '\u{c}',
-                                'u' => {
-                                    let hex: String = chars
-                                        .get(*at..*at + 4)
-                                        .ok_or("short \\u")?
-                                        .iter()
-                                        .collect();
-                                    *at += 4;
-                                    let unit =
-                                        u32::from_str_radix(&hex, 16).map_err(|e| e.to_string())?;
-                                    char::from_u32(unit).unwrap_or('\u{fffd}')
-                                }
-                                other => other, // \" \\ \/
-                            });
-                        }
-                        c => text.push(c),
-                    }
-                }
-            }
-            _ if rest.starts_with("null") => {
-                *at += 4;
-                Ok(MetadataJson::Null)
-            }
-            _ if rest.starts_with("true") => {
-                *at += 4;
-                Ok(MetadataJson::Bool(true))
-            }
-            _ if rest.starts_with("false") => {
-                *at += 5;
-                Ok(MetadataJson::Bool(false))
-            }
-            Some(c) if *c == '-' || c.is_ascii_digit() => {
-                let start = *at;
-                while chars
-                    .get(*at)
-                    .is_some_and(|c| c.is_ascii_digit() || "+-.eE".contains(*c))
-                {
-                    *at += 1;
-                }
-                Ok(MetadataJson::Number(chars[start..*at].iter().collect()))
-            }
-            _ => Err(format!("unexpected input at {at}")),
-        }
-    }
-}
-
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -1131,33 +942,4 @@ macro_rules! m { ($n:ident) => { struct $n; } }
         .map(|(_, l)| l)
         .collect();
     assert_eq!(lines, [4, 8, 9, 10, 14, 15, 19, 20]);
-}
-
-#[test]
-fn metadata_json_is_read() {
-    let value = MetadataJson::parse(
-        r#" {"a": [1, -2.5e3, "x\"\u00e9\n"], "b": {"c": null, "d": true, "e": false}, "f": []} "#,
-    )
-    .unwrap();
-    assert_eq!(
-        value.get("a").and_then(MetadataJson::as_array).unwrap(),
-        [
-            MetadataJson::Number("1".into()),
-            MetadataJson::Number("-2.5e3".into()),
-            MetadataJson::Text("x\"é\n".into())
-        ]
-    );
-    assert_eq!(
-        value.get("b").and_then(|b| b.get("c")),
-        Some(&MetadataJson::Null)
-    );
-    assert_eq!(
-        value.get("b").and_then(|b| b.get("e")),
-        Some(&MetadataJson::Bool(false))
-    );
-    assert_eq!(
-        value.get("f").and_then(MetadataJson::as_array),
-        Some(&[][..])
-    );
-    assert!(MetadataJson::parse("{\"a\": 1,}").is_err());
 }
