@@ -123,7 +123,8 @@ fn move_field(input: &[u8]) -> IResult<&[u8], &[u8]> {
 /// failure into the typed fault at the byte where parsing stopped. The
 /// parsers are nom's `complete` ones, which never answer `Incomplete` (that
 /// is for streaming parsers, which wait for more input): nom's `Finish`
-/// gives their result without that case.
+/// gives their result without that case (it panics on `Incomplete`, which
+/// these parsers never return; the `parse` fuzz target would catch one).
 fn shape<'a, O>(
     line: &'a [u8],
     parser: impl FnOnce(&'a [u8]) -> IResult<&'a [u8], O>,
