@@ -3,13 +3,32 @@
 //! Line framing (LF, CRLF, the optional last terminator) is done by the
 //! streaming reader in `judge`; this module parses the content of one line,
 //! terminator removed. Every parser sits under the ABNF line it implements.
+//!
+//! This grammar is the one statement of the format in code. The judge also
+//! reads lines in two faster forms: `Prefix` (below, used through
+//! `partial` for a line that spans chunks), which says byte by byte whether
+//! a line can still conform, and the byte scanners of `scan` (`plain_move`,
+//! `plain_lines`, `skim_lines`), which vouch for plain move lines in bulk
+//! and leave every other line to this grammar. The `parse` fuzz target
+//! holds both forms to this grammar line by line
+//! (`connectz_testkit::grammar_forms`, through the `hooks` module of the
+//! `test-hooks` feature): the same value, or the same fault at the same
+//! byte; `cargo test` replays its corpus.
+//!
+//! Which fault a line reports (r[format.positive]): its shape is checked
+//! before its values. A line whose bytes stop matching the grammar is
+//! faulted where they stop (a byte out of place, a lone carriage return,
+//! or the end of the line), even when a number before that byte is zero:
+//! `0 6 x` is faulted at byte 5, the `x`. Only a line of the right shape is
+//! faulted for a zero, at the first byte of its first number whose value is
+//! zero. An empty line is faulted as such.
 
 use std::fmt;
 
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char;
 use nom::combinator::all_consuming;
-use nom::{IResult, Parser};
+use nom::{Finish, IResult, Parser};
 
 use crate::memory::Exhausted;
 use crate::nat::Nat;
@@ -100,7 +119,23 @@ fn move_field(input: &[u8]) -> IResult<&[u8], &[u8]> {
     all_consuming(digits).parse(input)
 }
 
-/// Turns nom's failure into the typed fault at the byte where parsing stopped.
+/// Runs one of the line parsers above over the whole line, turning nom's
+/// failure into the typed fault at the byte where parsing stopped. The
+/// parsers are nom's `complete` ones, which never answer `Incomplete` (that
+/// is for streaming parsers, which wait for more input): nom's `Finish`
+/// gives their result without that case (it panics on `Incomplete`, which
+/// these parsers never return; the `parse` fuzz target would catch one).
+fn shape<'a, O>(
+    line: &'a [u8],
+    parser: impl FnOnce(&'a [u8]) -> IResult<&'a [u8], O>,
+) -> Result<O, FormatFault> {
+    parser(line)
+        .finish()
+        .map(|(_, fields)| fields)
+        .map_err(|e| fault_at(line, e.input))
+}
+
+/// The typed fault at the byte where parsing stopped.
 fn fault_at(line: &[u8], rest: &[u8]) -> FormatFault {
     let offset = line.len() - rest.len();
     match rest.first() {
@@ -135,7 +170,8 @@ fn check_line(line: &[u8]) -> Result<(), FormatFault> {
 /// Parses line 1 (without its terminator).
 ///
 /// # Errors
-/// The first fault in the line, by byte position.
+/// The line's fault (see the module's comment): where its bytes stop
+/// matching the grammar, else its first zero.
 pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
     header_digits(line).map(|[x, y, z]| Header {
         x: Nat::from_ascii_digits(x),
@@ -160,12 +196,8 @@ pub(crate) fn try_parse_header(line: &[u8]) -> Result<Result<Header, Exhausted>,
 /// The digits of line 1's three numbers, checked by the grammar.
 fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
     check_line(line)?;
-    let (_, [x, y, z]) = header_fields(line).map_err(|e| match e {
-        nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
-        nom::Err::Incomplete(_) => FormatFault::UnexpectedEnd {
-            column: line.len() + 1,
-        },
-    })?;
+    // The shape first, then the values, left to right.
+    let [x, y, z] = shape(line, header_fields)?;
     positive(line, x)?;
     positive(line, y)?;
     positive(line, z)?;
@@ -175,7 +207,8 @@ fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
 /// Parses a move line (without its terminator): the column, 1-based.
 ///
 /// # Errors
-/// The first fault in the line, by byte position.
+/// The line's fault (see the module's comment): where its bytes stop
+/// matching the grammar, else a zero.
 pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
     move_digits(line).map(Nat::from_ascii_digits)
 }
@@ -189,12 +222,7 @@ pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
 /// As [`parse_move`].
 pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
     check_line(line)?;
-    let (_, column) = move_field(line).map_err(|e| match e {
-        nom::Err::Error(e) | nom::Err::Failure(e) => fault_at(line, e.input),
-        nom::Err::Incomplete(_) => FormatFault::UnexpectedEnd {
-            column: line.len() + 1,
-        },
-    })?;
+    let column = shape(line, move_field)?;
     positive(line, column)?;
     Ok(column)
 }
@@ -204,9 +232,14 @@ pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
 /// conform. The streaming judge uses it to cut a line at its first byte that
 /// cannot (the grammar then names the fault from the bytes up to it, which is
 /// the fault it finds in the whole line) and so never holds more of a line
-/// than a conforming one needs. A property test holds it to the grammar.
-/// Carriage returns are left to the caller (one before the line feed is part
-/// of the terminator).
+/// than a conforming one needs. Carriage returns are left to the caller (one
+/// before the line feed is part of the terminator).
+///
+/// The `parse` fuzz target holds it, and `partial` built on it, to the
+/// grammar on every line of its input (`connectz_testkit::grammar_forms`):
+/// it refuses a byte exactly where the grammar reports a fault at that byte,
+/// and the grammar finds that fault in the line cut there. The property test
+/// below checks the same on random near-miss lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Prefix {
     /// In the header: `field` numbers begun (0 to 3), `digits` true when the
@@ -248,6 +281,88 @@ impl Prefix {
                     false
                 }
             }
+        }
+    }
+}
+
+/// The grammar's fast forms, for the test kit to hold to the grammar (the
+/// `parse` fuzz target, `connectz_testkit::grammar_forms`). A test hook, not
+/// part of the API: only with the `test-hooks` feature.
+#[cfg(any(test, feature = "test-hooks"))]
+pub mod hooks {
+    use super::{FormatFault, Prefix, move_digits, parse_header};
+    use crate::partial::{Partial, Pushed};
+
+    /// `scan::plain_move`: a plain move line at `start`, its value and the
+    /// index past its terminator, or `None` to leave it to the grammar.
+    pub fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+        crate::scan::plain_move(bytes, start)
+    }
+
+    /// `scan::plain_lines`: the line feeds of a block whose every line
+    /// surely conforms, or `None`.
+    pub fn plain_lines(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> Option<u64> {
+        crate::scan::plain_lines(block, prev, max_digit, single_digit)
+    }
+
+    /// `scan::skim_lines`: bytes and lines of the plain move lines of value
+    /// at most `limit` that start before `stop`.
+    pub fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
+        crate::scan::skim_lines(bytes, stop, limit)
+    }
+
+    /// The index of the first byte of `line` that `Prefix` refuses, read as
+    /// line 1 (`header`) or a move line; `None` when it takes them all.
+    pub fn prefix_refuses(line: &[u8], header: bool) -> Option<usize> {
+        let mut prefix = if header {
+            Prefix::header()
+        } else {
+            Prefix::Move
+        };
+        line.iter().position(|&byte| !prefix.accept(byte))
+    }
+
+    /// `line` (no line feed in it unless it is to be cut there) pushed into
+    /// a `Partial` in chunks of the `chunks` sizes, in turn, then taken as
+    /// the judge takes a line that spans chunks: the grammar's fault on the
+    /// bytes kept, placed in `line`, or the bytes kept when they conform.
+    /// `terminated`: the line ended at a line feed (a CR before it is then
+    /// part of the terminator). `keep`: the significant digits a move
+    /// line's number keeps.
+    ///
+    /// # Panics
+    /// When memory for the kept bytes cannot be had.
+    pub fn partial_line(
+        line: &[u8],
+        terminated: bool,
+        header: bool,
+        keep: usize,
+        chunks: &[usize],
+    ) -> Result<Vec<u8>, FormatFault> {
+        let mut partial = Partial::new();
+        partial.start(header, keep);
+        let mut pushed = Pushed::Open;
+        let mut rest = line;
+        let mut sizes = chunks.iter().cycle();
+        while !rest.is_empty() && pushed == Pushed::Open {
+            let size = sizes.next().copied().unwrap_or(rest.len());
+            let (chunk, more) = rest.split_at(size.clamp(1, rest.len()));
+            pushed = partial.push(chunk);
+            rest = more;
+        }
+        let kept = partial.bytes();
+        let content = match pushed {
+            Pushed::OutOfMemory => panic!("no memory for the line's kept bytes"),
+            Pushed::Open if terminated => kept.strip_suffix(b"\r").unwrap_or(kept),
+            Pushed::Open | Pushed::Cut => kept,
+        };
+        let conforms = match header {
+            true => parse_header(content).map(|_| ()),
+            false => move_digits(content).map(|_| ()),
+        };
+        match conforms {
+            Ok(()) => Ok(content.to_vec()),
+            Err(fault) => Err(partial.locate(fault)),
         }
     }
 }
@@ -346,6 +461,32 @@ mod tests {
             }
         }
         assert!(cuts > 10_000, "only {cuts} lines cut");
+    }
+
+    /// r[format.positive]: a line's shape is checked before its values,
+    /// so a zero before a byte out of place is not what is reported.
+    #[test]
+    fn the_shape_is_faulted_before_a_zero() {
+        let x_at = |column| FormatFault::UnexpectedByte { byte: b'x', column };
+        assert_eq!(parse_header(b"0 6 x"), Err(x_at(5)));
+        assert_eq!(parse_header(b"0 x 6"), Err(x_at(3)));
+        assert_eq!(parse_header(b"x 0 6"), Err(x_at(1)));
+        assert_eq!(parse_header(b"0 6 4x"), Err(x_at(6)));
+        assert_eq!(
+            parse_header(b"0 6"),
+            Err(FormatFault::UnexpectedEnd { column: 4 })
+        );
+        assert_eq!(
+            parse_header(b"0 6 4\r"),
+            Err(FormatFault::LoneCarriageReturn { column: 6 })
+        );
+        assert_eq!(parse_move(b"0x"), Err(x_at(2)));
+        // A line of the right shape: its first zero, at the number's first byte.
+        assert_eq!(
+            parse_header(b"7 00 0"),
+            Err(FormatFault::Zero { column: 3 })
+        );
+        assert_eq!(parse_header(b"0 6 4"), Err(FormatFault::Zero { column: 1 }));
     }
 
     #[test]

@@ -208,7 +208,7 @@ impl Judge {
     fn end_partial(&mut self, pushed: Pushed, at_line_feed: bool) {
         let partial = std::mem::replace(&mut self.partial, Partial::new());
         match pushed {
-            Pushed::Exhausted => {
+            Pushed::OutOfMemory => {
                 // r[decision.out-of-memory]: the line is followed to its end
                 // but not kept; it is judged as far as that allows.
                 self.record(Finding::Exhausted {

@@ -11,6 +11,12 @@
 //! remaining digits). The positions of dropped bytes are remembered, so a
 //! fault is reported at its byte in the file's line. r[resource.time]: each byte is looked at
 //! once: time is linear in the line's length.
+//!
+//! The `parse` fuzz target holds this form to the grammar on every line of
+//! its input, pushed in chunks of several sizes
+//! (`connectz_testkit::grammar_forms`, through `grammar::hooks`): the same
+//! fault at the same byte of the line, or, for a line that conforms, the
+//! same header, or a column with the same leading significant digits.
 
 use crate::grammar::{FormatFault, Prefix};
 
@@ -33,8 +39,9 @@ pub(crate) enum Pushed {
     /// The line cannot conform: it ends at this byte (kept), and the rest of
     /// the pushed bytes do not matter.
     Cut,
-    /// Memory for the kept bytes could not be had.
-    Exhausted,
+    /// Memory for the kept bytes could not be had: the line is followed to
+    /// its end but nothing more of it is kept (r[decision.out-of-memory]).
+    OutOfMemory,
 }
 
 /// A line not yet ended.
@@ -127,7 +134,7 @@ impl Partial {
         let was_discarding = self.discard;
         let pushed = self.take(more);
         if self.discard && !was_discarding {
-            Pushed::Exhausted
+            Pushed::OutOfMemory
         } else {
             pushed
         }

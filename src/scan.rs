@@ -1,6 +1,17 @@
 //! The fast path's byte scanners: specialisations of the grammar for the
-//! common move line, vouched for by it (a property test holds each to
-//! `grammar::parse_move`). Anything they cannot vouch for goes to the grammar.
+//! common move line, vouched for by it. Anything they cannot vouch for goes
+//! to the grammar, which alone describes faults.
+//!
+//! The `parse` fuzz target holds each scanner to the grammar on every line
+//! of its input (`connectz_testkit::grammar_forms`, through
+//! `grammar::hooks`): [`plain_move`] takes a line exactly when
+//! `grammar::parse_move` accepts it, it has at most 19 digits and a
+//! terminator, and then with the grammar's value and end; [`skim_lines`]
+//! takes exactly the run of such lines of value at most its limit; every
+//! line ending in a block [`plain_lines`] vouches for conforms (with a value
+//! at most `max_digit` when `single_digit`) and its count is the block's
+//! line feeds. The property tests below check the same on random near-miss
+//! bytes.
 
 /// Moves parsed ahead by [`Judge::play_plain`].
 pub(crate) const BATCH: usize = 16;

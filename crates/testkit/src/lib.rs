@@ -4,6 +4,8 @@
 //! - [`oracle`]: the executable definition (plain lines, a full grid, a full
 //!   scan after every move) and brute-force references for the neighbouring
 //!   problems;
+//! - [`grammar_forms`]: the judge's fast forms of the grammar (its byte
+//!   scanners, `Prefix`) held to the nom grammar line by line;
 //! - [`grid`]: the naive board that the `step` target holds `step` to;
 //! - [`arbitrary_game`]: structured random games for the fuzzers;
 //! - [`scale`]: games whose code is known by construction, at any size;
@@ -12,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod arbitrary_game;
+pub mod grammar_forms;
 pub mod grid;
 pub mod oracle;
 pub mod scale;

@@ -42,6 +42,9 @@ pub fn parse(data: &[u8]) {
         .map(|&b| usize::from(b % 17) + 1)
         .collect();
     let sizes = if sizes.is_empty() { vec![1] } else { sizes };
+    // Every fast form of the grammar gives what the grammar gives, on every
+    // line and on the whole input as one line.
+    crate::grammar_forms::check(data, &sizes);
     if data.len() <= ORACLE_LEN {
         if let Err(e) = differential(data, &sizes) {
             panic!("{e}");
