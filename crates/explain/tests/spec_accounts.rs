@@ -187,7 +187,10 @@ fn page_accounts(page: &str) -> (String, usize) {
     let mut out = String::new();
     let mut count = 0;
     for clause in clauses().unwrap().iter().filter(|c| c.file == page) {
-        for example in &clause.examples {
+        for (index, example) in clause.examples.iter().enumerate() {
+            // Named by clause and place in it, not by line of the page: a
+            // paragraph added above moves no heading.
+            let place = format!("[{}] example {}", clause.id, index + 1);
             match example {
                 Example::Game {
                     bytes,
@@ -195,8 +198,7 @@ fn page_accounts(page: &str) -> (String, usize) {
                     class,
                     at,
                 } => {
-                    let heading =
-                        format!("{at} [{}] expect={expect} ({})", clause.id, class.name());
+                    let heading = format!("{place} expect={expect} ({})", class.name());
                     entry(
                         &mut out,
                         &heading,
@@ -205,7 +207,7 @@ fn page_accounts(page: &str) -> (String, usize) {
                     );
                 }
                 Example::Resource(r) => {
-                    let heading = format!("{} [{}] resource {}", r.at, clause.id, flags(r));
+                    let heading = format!("{place} resource {}", flags(r));
                     let account = match r.limit_kb {
                         Some(kb) => format!(
                             "under a limit of {kb} KiB of address space the binary prints {}; \
@@ -231,10 +233,8 @@ fn page_accounts(page: &str) -> (String, usize) {
                     ..
                 } => {
                     let unwon_flag = if *unwon { " unwon" } else { "" };
-                    let heading = format!(
-                        "{at} [{}] scale family={family} n={n}{unwon_flag} expect={expect}",
-                        clause.id
-                    );
+                    let heading =
+                        format!("{place} scale family={family} n={n}{unwon_flag} expect={expect}");
                     let mut scale = Scale::new(Family::from_name(family).unwrap(), *n);
                     if *unwon {
                         scale = scale.unwon();
@@ -253,7 +253,7 @@ fn page_accounts(page: &str) -> (String, usize) {
                     expect,
                     at,
                 } => {
-                    let mut heading = format!("{at} [{}] board z={z}", clause.id);
+                    let mut heading = format!("{place} board z={z}");
                     if let Some(first) = first {
                         let _ = write!(heading, " first={first}");
                     }
@@ -277,22 +277,20 @@ fn page_accounts(page: &str) -> (String, usize) {
                 }
                 Example::Solve { shape, lines, at } => {
                     let (width, height, z) = shape;
-                    let heading = format!(
-                        "{at} [{}] solve width={width} height={height} connect={z}",
-                        clause.id
-                    );
+                    let heading =
+                        format!("{place} solve width={width} height={height} connect={z}");
                     let given = format!("positions: {}", lines.len());
                     entry(&mut out, &heading, &given, &scores(*shape, lines));
                 }
                 Example::Rotate { input, output, at } => {
-                    let heading = format!("{at} [{}] rotate", clause.id);
+                    let heading = format!("{place} rotate");
                     let got = rotate::solve(input).unwrap_or_else(|e| format!("error: {e}"));
                     assert_eq!(&got, output, "{at}: the example's output");
                     let given = format!("input: {}", escaped(input.as_bytes()));
                     entry(&mut out, &heading, &given, &format!("output:\n{got}"));
                 }
                 Example::Cli { args, stdout, at } => {
-                    let heading = format!("{at} [{}] cli", clause.id);
+                    let heading = format!("{place} cli");
                     let line = std::iter::once("connectz")
                         .chain(args.iter().map(String::as_str))
                         .collect::<Vec<_>>()
