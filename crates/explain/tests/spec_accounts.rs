@@ -196,7 +196,7 @@ fn page_accounts(page: &str) -> (String, usize) {
                     bytes,
                     expect,
                     class,
-                    at,
+                    at: _,
                 } => {
                     let heading = format!("{place} expect={expect} ({})", class.name());
                     entry(
@@ -275,7 +275,7 @@ fn page_accounts(page: &str) -> (String, usize) {
                         .collect();
                     entry(&mut out, &heading, &format!("grid:{rows}"), &answer);
                 }
-                Example::Solve { shape, lines, at } => {
+                Example::Solve { shape, lines, .. } => {
                     let (width, height, z) = shape;
                     let heading =
                         format!("{place} solve width={width} height={height} connect={z}");
