@@ -1,4 +1,5 @@
-//! Rules about the frame itself, independent of any move.
+//! Winnability: which frames some legal game can win, and why the others
+//! cannot (r[rule.winnable]), whatever the moves.
 
 use crate::nat::Nat;
 
