@@ -64,8 +64,8 @@ mod word;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use geometry::{Detector, Four, FourHigh, Geometry, Lines, NoLines, Runs};
-use search::{Busy, Goal, Limits, Pos, Search};
+use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
+use search::{Busy, Goal, Pos, Search, SearchBounds};
 use table::Table;
 use word::Word;
 
@@ -354,7 +354,7 @@ impl Default for Solver {
 }
 
 /// What one search returns: the score (None when it gave up) and its nodes.
-type Outcome = (Option<i32>, u64);
+type ScoreAndNodes = (Option<i32>, u64);
 
 impl Solver {
     /// A solver with a table of [`DEFAULT_TABLE_MB`] and one thread.
@@ -522,11 +522,17 @@ impl Solver {
 }
 
 /// Picks the line detector once per search.
-fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs: usize) -> Outcome {
+fn dispatch<W: Word>(
+    table: &Table,
+    p: &Position,
+    goal: Goal,
+    budget: u64,
+    jobs: usize,
+) -> ScoreAndNodes {
     let g = p.shape().geometry::<W>();
     let pos = p.narrow::<W>();
     match g.detector() {
-        Detector::None => run::<W, NoLines>(g, table, pos, goal, budget, jobs),
+        Detector::None => run::<W, NoRuns>(g, table, pos, goal, budget, jobs),
         // Constant shifts for the heights of the frames people play (7 x 6,
         // 6 x 6, 7 x 7, 8 x 7): about an eighth fewer instructions a node.
         Detector::Four if g.height == 6 => run::<W, FourHigh<6>>(g, table, pos, goal, budget, jobs),
@@ -539,19 +545,19 @@ fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs:
 
 /// Runs the search on `jobs` threads sharing the table; the first to finish
 /// stops the others.
-fn run<W: Word, L: Lines<W>>(
+fn run<W: Word, L: RunDetector<W>>(
     g: Geometry<W>,
     table: &Table,
     p: Pos<W>,
     goal: Goal,
     budget: u64,
     jobs: usize,
-) -> Outcome {
+) -> ScoreAndNodes {
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<i32>> = Mutex::new(None);
     let busy = (jobs > 1).then(Busy::new);
     let thread = |helper: usize| -> u64 {
-        let limits = Limits {
+        let limits = SearchBounds {
             budget,
             stop: &stop,
         };

@@ -6,8 +6,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use super::geometry::{Geometry, Lines};
-use super::table::{Bound, Part, View};
+use super::geometry::{Geometry, RunDetector};
+use super::table::{Bound, TablePart, View};
 use super::win_score;
 use super::word::Word;
 
@@ -50,13 +50,13 @@ impl<W: Word> Pos<W> {
 
     /// Empty cells where the side to move completes a run.
     #[inline(always)]
-    pub fn own_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
+    pub fn own_wins<L: RunDetector<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current) & (g.board ^ self.mask)
     }
 
     /// Empty cells where the opponent completes a run.
     #[inline(always)]
-    pub fn opponent_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
+    pub fn opponent_wins<L: RunDetector<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current ^ self.mask) & (g.board ^ self.mask)
     }
 }
@@ -158,7 +158,7 @@ impl Busy {
 }
 
 /// Why a search stopped early.
-pub(crate) struct Limits<'a> {
+pub(crate) struct SearchBounds<'a> {
     /// Node count after which it gives up.
     pub budget: u64,
     /// Set by another thread that found the answer, or by an interrupt.
@@ -166,10 +166,10 @@ pub(crate) struct Limits<'a> {
 }
 
 /// One thread's search.
-pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
+pub(crate) struct Search<'a, W: Word, L: RunDetector<W>> {
     g: Geometry<W>,
     table: View<'a, W>,
-    limits: Limits<'a>,
+    limits: SearchBounds<'a>,
     pub nodes: u64,
     pub aborted: bool,
     /// Candidate moves of every node on the current line, each node's after
@@ -195,7 +195,7 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     /// with which thread reaches a node first); on one thread the mid
     /// part's extra entries cost more than they spare (Begin-Medium: 2 %
     /// fewer nodes at 9 to 18 % fewer a second).
-    parts: Box<[Part]>,
+    parts: Box<[TablePart]>,
     /// Positions of fewer moves than this (more than about half the frame
     /// empty: far from the end) are keyed by the smaller of their key and
     /// their mirror image's, so that a position and its mirror share an
@@ -208,11 +208,11 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     _lines: std::marker::PhantomData<L>,
 }
 
-impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
+impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
     pub fn new(
         g: Geometry<W>,
         table: View<'a, W>,
-        limits: Limits<'a>,
+        limits: SearchBounds<'a>,
         helper: usize,
         busy: Option<&'a Busy>,
     ) -> Self {
@@ -236,11 +236,11 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             parts: (0..=g.cells())
                 .map(|moves| {
                     if moves >= near_from {
-                        Part::Near
+                        TablePart::Near
                     } else if moves >= g.cells() / 3 {
-                        Part::Mid
+                        TablePart::Mid
                     } else {
-                        Part::Far
+                        TablePart::Far
                     }
                 })
                 .collect(),
@@ -506,7 +506,7 @@ mod tests {
             let g = Geometry::<u64>::new(width, height, 4);
             let cells = (width * height) as i32;
             let parts = |busy: Option<&Busy>| {
-                let limits = Limits {
+                let limits = SearchBounds {
                     budget: 0,
                     stop: &stop,
                 };
@@ -521,11 +521,11 @@ mod tests {
                 for (moves, &part) in parts.iter().enumerate() {
                     let moves = moves as i32;
                     let want = if moves >= near {
-                        Part::Near
+                        TablePart::Near
                     } else if moves >= cells / 3 {
-                        Part::Mid
+                        TablePart::Mid
                     } else {
-                        Part::Far
+                        TablePart::Far
                     };
                     assert_eq!(part, want, "{width} x {height}, {moves} moves");
                 }
