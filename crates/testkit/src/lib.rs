@@ -4,7 +4,8 @@
 //! - [`oracle`]: the executable definition (plain lines, a full grid, a full
 //!   scan after every move) and brute-force references for the neighbouring
 //!   problems;
-//! - [`grid`]: the naive board that the `step` target holds `step` to;
+//! - [`full_scan`]: the full-board-scan oracle that the `step` target
+//!   holds `step` and the judge's batched path to;
 //! - [`arbitrary_game`]: structured random games for the fuzzers;
 //! - [`scale`]: games whose code is known by construction, at any size;
 //! - [`targets`]: the fuzz targets' bodies, so `cargo test` replays corpora.
@@ -12,7 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod arbitrary_game;
-pub mod grid;
+pub mod full_scan;
 pub mod oracle;
 pub mod scale;
 pub mod targets;
