@@ -187,8 +187,9 @@ pub fn step(data: &[u8]) {
     let (faults, result) = findings_of(&moves, &effects, &x, &stepped);
     let verdict = decide(faults.iter().chain(result.iter())).cloned();
     let file = render(&header, &moves);
-    // Chunk sizes: the whole file, a byte at a time, and a few the input
-    // picks (so the fuzzer explores where chunks cut lines).
+    // Chunk sizes: the whole file, a byte at a time (every line split), and
+    // sizes the input picks, half the file among them, in turn (so the
+    // fuzzer explores where chunks cut lines and batches).
     let mut picked: Vec<usize> = data
         .iter()
         .rev()
@@ -196,7 +197,7 @@ pub fn step(data: &[u8]) {
         .map(|&b| usize::from(b % 23) + 2)
         .collect();
     picked.push(file.len() / 2 + 1);
-    let chunkings = [vec![file.len()], vec![1], picked, vec![data.len() % 61 + 7]];
+    let chunkings = [vec![file.len()], vec![1], picked];
     for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
         for sizes in &chunkings {
             let keeping = Keep {
