@@ -1,5 +1,5 @@
 //! `connectz`: the reference judge for ConnectZ, Connect Four generalised to
-//! any frame X by Y and any line length Z.
+//! any frame X by Y and any winning run length Z.
 //!
 //! The rules are written down in `spec/`; every rule cited in this crate as
 //! `r[...]` is a clause there. This crate is the judge's core and nothing

@@ -336,7 +336,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         };
     };
     // r[board.last-line]: the winner moved last, with a counter that every
-    // line of theirs passes through, from a reachable position with no line.
+    // run of theirs passes through, from a reachable position with no winning run.
     let (name, moved_last) = match winner {
         Side::First => (a, nf == ns + 1),
         Side::Second => (b, nf == ns),

@@ -2,7 +2,7 @@
 //!
 //! It reads the whole input, splits lines with the plainest code possible,
 //! keeps the frame as a full grid (small frames only), and after every move
-//! scans the entire board for a line. It shares no board, parsing or line
+//! scans the entire board for a winning run. It shares no board, parsing or line
 //! detection code with the judge: only the number type, the code type and
 //! the winnability formula (itself checked against brute force in tests).
 
@@ -223,16 +223,16 @@ pub enum Standing {
     FirstMoves,
     /// The second player is to move.
     SecondMoves,
-    /// The first player completed a line.
+    /// The first player completed a winning run.
     FirstWins,
-    /// The second player completed a line.
+    /// The second player completed a winning run.
     SecondWins,
-    /// The frame is full with no line.
+    /// The frame is full with no winning run.
     Draw,
 }
 
 /// Every position some legal game reaches on a `width` by `height` frame
-/// with lines of `z`, by playing every game (stopping at the first line),
+/// with winning runs of `z`, by playing every game (stopping at the first winning run),
 /// with how it stands. Columns are listed bottom-up, as the players' numbers.
 /// Runs are found by a full scan of the grid.
 pub fn reachable_positions(

@@ -1,9 +1,9 @@
-//! A frame as bitboard masks, and line detection over a word.
+//! A frame as bitboard masks, and run detection over a word.
 //!
 //! Column `c` holds bits `c * (height + 1) ..`, bottom first, with one spare
 //! bit on top that is never a counter, so shifts by `height + 1` (across),
 //! `height` and `height + 2` (the diagonals) and 1 (up) never join cells of
-//! different columns into a line.
+//! different columns into a run.
 
 use super::word::Word;
 
@@ -94,7 +94,7 @@ impl<W: Word> Geometry<W> {
         self.z <= self.width.max(self.height)
     }
 
-    /// The fastest line detector for this frame.
+    /// The fastest run detector for this frame.
     pub fn detector(&self) -> Detector {
         if !self.line_fits() {
             Detector::None

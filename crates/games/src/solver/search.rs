@@ -1,5 +1,5 @@
 //! The search: negamax with alpha-beta on null windows, over word `W` with
-//! line detector `L`, monomorphised so that the hot loop has no dispatch.
+//! run detector `L`, monomorphised so that the hot loop has no dispatch.
 //! Per node: no allocation (moves live in one buffer that grows to the
 //! deepest line once), one line detection per candidate move (its result is
 //! both the move's order score and the child's threat mask), one table probe.
@@ -91,7 +91,7 @@ fn key_of<W: Word>(g: &Geometry<W>, mirror_below: i32, p: Pos<W>) -> W {
 }
 
 /// A candidate move: its cell, the cells where the mover then threatens to
-/// complete a line, and their number (the order score).
+/// complete a run, and their number (the order score).
 #[derive(Clone, Copy)]
 struct Move<W> {
     bit: W,
@@ -320,7 +320,7 @@ impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
 
     /// Negamax with alpha-beta. `p` has no immediate win for the side to
     /// move; `threats` are the empty cells where the opponent would complete
-    /// a line. `cut_expected`: the node is expected to be cut by its first
+    /// a run. `cut_expected`: the node is expected to be cut by its first
     /// child (the root, the eldest child of a node not expected to be cut,
     /// and every child of one whose first child did not cut it); otherwise
     /// every child is expected to be searched.
@@ -345,7 +345,7 @@ impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
         let cells = g.cells();
         let next = non_losing(p.possible(g), threats);
         if next.is_zero() {
-            // Every move lets the opponent complete a line next.
+            // Every move lets the opponent complete a run next.
             return -win_score(cells, p.moves + 1);
         }
         if p.moves >= cells - 2 {
