@@ -24,7 +24,7 @@
 //! out the board says so ([`Effect::OutOfMemory`]) instead of aborting.
 //!
 //! A board changes only inside this crate, by one act: a step, a counter
-//! dropped into a column ([`Board::step`], and its batched form for
+//! dropped into a column (`Board::step`, and its batched form for
 //! ordinary moves, `step_ordinary`, on each store). Outside, a game changes
 //! through [`crate::step`] alone, and a position that is not a game is
 //! built whole by [`Board::from_stacks`].
@@ -194,7 +194,7 @@ pub struct Board {
     promote_at: u64,
 }
 
-/// What one move did: what [`Board::step`] and so [`crate::step`] report;
+/// What one move did: what `Board::step` and so [`crate::step`] report;
 /// the judge decides what it means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -348,7 +348,8 @@ impl Board {
             heights _h => None)
     }
 
-    /// True once the board keeps heights only (see [`Board::keep_heights_only`]).
+    /// True once the board keeps heights only (after a game's first winning
+    /// run, unless the game keeps its board: [`crate::Keep`]).
     pub fn heights_only(&self) -> bool {
         matches!(self.store, Store::Heights(_))
     }
