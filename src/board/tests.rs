@@ -346,3 +346,47 @@ fn heights_only_keeps_fullness() {
         assert_eq!(board.step(&n(4), Player::One, None), Effect::OffFrame);
     }
 }
+
+/// `from_stacks` holds any stacks inside the frame, whoever owns them, says
+/// who holds a winning run, and errs with the effect of the first counter
+/// that cannot be stacked.
+#[test]
+fn from_stacks_builds_positions_that_are_not_games() {
+    let n = |v: u64| Nat::from(v);
+    const ONE: Player = Player::One;
+    const TWO: Player = Player::Two;
+    let stack = |c: u64, owners: &'static [Player]| (n(c), owners);
+    // Player 1 alone holds three in column 1; nothing alternates.
+    let (board, holds) = Board::from_stacks(
+        &n(3),
+        &n(3),
+        &n(3),
+        [stack(1, &[ONE, ONE, ONE]), stack(3, &[TWO])],
+    )
+    .unwrap();
+    assert_eq!(holds, [true, false]);
+    assert_eq!(board.placed(), 4);
+    assert_eq!(board.owner(&n(1), 3), Some(ONE));
+    assert_eq!(board.owner(&n(3), 1), Some(TWO));
+    // Both can hold ONE: a row each.
+    let (_, holds) = Board::from_stacks(
+        &n(2),
+        &n(2),
+        &n(2),
+        [stack(1, &[ONE, TWO]), stack(2, &[ONE, TWO])],
+    )
+    .unwrap();
+    assert_eq!(holds, [true, true]);
+    let (_, holds) = Board::from_stacks(&n(2), &n(2), &n(2), [stack(2, &[ONE])]).unwrap();
+    assert_eq!(holds, [false, false]);
+    let fails = |stacks: Vec<(Nat, &'static [Player])>| {
+        Board::from_stacks(&n(2), &n(2), &n(3), stacks).err()
+    };
+    assert_eq!(fails(vec![stack(3, &[ONE])]), Some(Effect::OffFrame));
+    assert_eq!(fails(vec![stack(0, &[ONE])]), Some(Effect::OffFrame));
+    assert_eq!(
+        fails(vec![stack(1, &[ONE, TWO, ONE])]),
+        Some(Effect::ColumnFull)
+    );
+    assert_eq!(fails(vec![stack(1, &[])]), None);
+}
