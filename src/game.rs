@@ -52,17 +52,17 @@ impl Game {
         }
     }
 
-    /// Places the next counter in `column`: the body of [`step`], the one
-    /// transition.
+    /// Steps the next counter into `column`, in place: the body of
+    /// [`step`], the one transition.
     #[inline]
-    fn place(&mut self, column: &Nat) -> Effect {
+    fn step_in_place(&mut self, column: &Nat) -> Effect {
         let player = self.to_move;
         // r[rule.line]: runs are looked for until the first wins;
         // r[decision.placed-after-win]: after it counters are placed all the same.
         let after_win = self.winning_run.is_some();
         let z = (!after_win).then_some(&self.z);
         // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
-        let effect = self.board.drop_into(column, player, z);
+        let effect = self.board.step(column, player, z);
         if let Effect::Placed { row, .. } | Effect::Won { row, .. } = effect {
             // r[rule.turns]: players alternate, every placed counter is a turn.
             self.to_move = player.other();
@@ -80,20 +80,22 @@ impl Game {
         effect
     }
 
-    /// Plays the longest prefix of `columns` whose moves are ordinary
-    /// (inside the frame, into a column with room, winning nothing, before
-    /// any win) and returns how many it played: the state is the one that
-    /// folding [`step`] over them gives (each with [`Effect::Placed`]),
-    /// reached without a `Nat` per move. The move after them is for `step`.
-    /// Plays none where the board has no fast path.
+    /// Steps through the longest prefix of `columns` whose moves are
+    /// ordinary (inside the frame, into a column with room, winning
+    /// nothing, before any win) and returns how many it stepped: the state
+    /// is the one that folding [`step`] over them gives (each with
+    /// [`Effect::Placed`]), reached without a `Nat` per move. The move after
+    /// them is for `step`. Steps through none where the board has no fast
+    /// path. The judge's batched path; private to the core, and held equal
+    /// to folding `step` by the `step` fuzz target.
     #[inline]
-    pub fn place_ordinary(&mut self, columns: &[u64]) -> usize {
+    pub(crate) fn step_ordinary(&mut self, columns: &[u64]) -> usize {
         if self.winning_run.is_some() {
             return 0;
         }
         // A z past u64 is never reached by a run of a frame with an array.
         let z = self.z.to_u64().unwrap_or(u64::MAX);
-        let played = self.board.place_ordinary(columns, self.to_move, z);
+        let played = self.board.step_ordinary(columns, self.to_move, z);
         if let Some(&last) = columns[..played].last() {
             if played % 2 == 1 {
                 self.to_move = self.to_move.other();
@@ -168,10 +170,11 @@ impl Game {
 /// The transition: state in, state and effect out, by the rules of
 /// `spec/rules.md`. No I/O, no precedence (the judge turns effects into
 /// findings and `verdict::decide` chooses between them). The judge folds it
-/// over a file's moves; [`Game::place_ordinary`] is a batched form of it.
+/// over a file's moves; `Game::step_ordinary`, private to the core, is a
+/// batched form of it. The one public way to change a game.
 #[inline]
 pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
-    let effect = state.place(column);
+    let effect = state.step_in_place(column);
     (state, effect)
 }
 
@@ -200,7 +203,7 @@ mod tests {
             (2, Some((2, 1))),
             (3, Some((2, 1))),
         ] {
-            let effect = g.place(&Nat::from(column));
+            let effect = g.step_in_place(&Nat::from(column));
             assert!(
                 matches!(effect, Effect::Placed { .. } | Effect::Won { .. }),
                 "{effect:?}"
@@ -220,8 +223,8 @@ mod tests {
     fn open_columns_and_completing_moves() {
         // One row of 5, runs of 2.
         let mut g = game(5, 1, 2);
-        g.place(&Nat::from(1));
-        g.place(&Nat::from(3));
+        g.step_in_place(&Nat::from(1));
+        g.step_in_place(&Nat::from(3));
         // Player 1 to move: column 2 joins its counter in column 1; column 4
         // would join player 2's.
         assert!(g.would_complete(&Nat::from(2)));
@@ -232,7 +235,7 @@ mod tests {
         assert!(g.is_open(&Nat::from(2)));
         assert!(!g.is_open(&Nat::from(6)));
         assert!(!g.is_open(&Nat::ZERO));
-        g.place(&Nat::from(5));
+        g.step_in_place(&Nat::from(5));
         // Player 2 to move: column 4 joins its counter in column 3.
         assert!(g.would_complete(&Nat::from(4)));
         assert_eq!(g.placed(), 3);
@@ -240,12 +243,12 @@ mod tests {
     }
 
     /// The batched hot loop is an optimisation of folding `step`: over
-    /// random games on every store, `place_ordinary` in chunks of random
+    /// random games on every store, `step_ordinary` in chunks of random
     /// sizes plays exactly the moves that `step` reports as ordinary, and
     /// leaves the same state (every owner, every height, who moves, the
     /// last counter) as folding `step` over them.
     #[test]
-    fn place_ordinary_is_step_folded_move_by_move() {
+    fn step_ordinary_is_step_folded_move_by_move() {
         use connectz_rng::Rng;
         let mut rng = Rng::new(7);
         let mut batched_moves = [0; 3];
@@ -287,7 +290,7 @@ mod tests {
             let mut done = 0;
             while done < moves.len() {
                 let chunk = (1 + rng.below(20) as usize).min(moves.len() - done);
-                let played = batched.place_ordinary(&moves[done..done + chunk]);
+                let played = batched.step_ordinary(&moves[done..done + chunk]);
                 done += played;
                 if played < chunk {
                     break;

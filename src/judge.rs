@@ -1,5 +1,5 @@
 //! The streaming judge: reads a file in chunks of any size, folds [`step`]
-//! over its moves and keeps the findings; [`decide`] chooses the verdict.
+//! over its moves (the ordinary ones batched, `Game::step_ordinary`) and keeps the findings; [`decide`] chooses the verdict.
 
 use memchr::memchr;
 
@@ -8,11 +8,11 @@ use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
 use crate::memory::Exhausted;
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
-use crate::rules::winnable;
 use crate::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
+use crate::winnability::winnable;
 
-/// Plain move lines parsed ahead of play (see [`Judge::place_plain`]).
+/// Plain move lines parsed ahead of play (see [`Judge::step_plain`]).
 struct Batch {
     columns: [u64; BATCH],
     /// The index past each line's terminator.
@@ -56,7 +56,7 @@ pub struct Report {
     pub verdict: Finding,
     /// The first finding of each kind of fault, in file order.
     pub faults: Vec<Finding>,
-    /// The result of play (the first line, a full frame, or unfinished) as
+    /// The result of play (the first winning run, a full frame, or unfinished) as
     /// far as moves were played: play stops at a fault of code 5 or above.
     pub result: Option<Finding>,
     /// The frame, if the header was read.
@@ -175,7 +175,7 @@ impl Judge {
         while !rest.is_empty() && !self.is_settled() {
             if self.lines > 0 {
                 let (bytes, lines) = match self.watch {
-                    Watch::Play => self.place_plain(rest),
+                    Watch::Play => self.step_plain(rest),
                     _ => self.skim(rest),
                 };
                 rest = &rest[bytes..];
@@ -283,15 +283,15 @@ impl Judge {
         (start, lines)
     }
 
-    /// Plays plain move lines (see [`plain_move`]) straight from the bytes,
+    /// Steps through plain move lines (see [`plain_move`]) straight from the bytes,
     /// while every move still matters; stops at the first line it cannot
     /// vouch for, or once a fault changes what must be watched. Returns the
     /// bytes and lines consumed.
-    fn place_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
+    fn step_plain(&mut self, bytes: &[u8]) -> (usize, u64) {
         let mut start = 0;
         let mut lines = 0;
         // A batch is parsed and the cells its moves will touch asked for
-        // before any is played, so its cache misses overlap.
+        // before any is stepped, so its cache misses overlap.
         let mut batch = Batch::parse(bytes, 0);
         while self.watch == Watch::Play && batch.len > 0 {
             if let Some(game) = &self.game {
@@ -304,13 +304,13 @@ impl Judge {
             while i < columns.len() && self.watch == Watch::Play {
                 // Ordinary moves in one go; the first that is not (a win, a
                 // full column, a column past the frame) is a `step`.
-                let played = self
+                let stepped = self
                     .game
                     .as_mut()
-                    .map_or(0, |g| g.place_ordinary(&columns[i..]));
-                if played > 0 {
-                    i += played;
-                    lines += played as u64;
+                    .map_or(0, |g| g.step_ordinary(&columns[i..]));
+                if stepped > 0 {
+                    i += stepped;
+                    lines += stepped as u64;
                     start = ends[i - 1];
                     self.last_move = self.lines + lines;
                 }
@@ -318,7 +318,7 @@ impl Judge {
                     lines += 1;
                     let number = self.lines + lines;
                     self.last_move = number;
-                    self.play(number, Nat::from(columns[i]));
+                    self.step_line(number, Nat::from(columns[i]));
                     start = ends[i];
                     i += 1;
                 }
@@ -405,7 +405,7 @@ impl Judge {
             return self.record(Finding::Exhausted { line: number });
         };
         match self.watch {
-            Watch::Play => self.play(number, column),
+            Watch::Play => self.step_line(number, column),
             Watch::Columns => {
                 if self.header.as_ref().is_some_and(|h| column > h.x) {
                     self.record(Finding::OffFrame {
@@ -431,7 +431,7 @@ impl Judge {
     /// Steps the game with the move of line `number` (r[rule.gravity]) and
     /// records what the move did.
     #[inline]
-    fn play(&mut self, number: u64, column: Nat) {
+    fn step_line(&mut self, number: u64, column: Nat) {
         let Some(game) = self.game.take() else {
             return;
         };
@@ -446,7 +446,7 @@ impl Judge {
                 line: number,
                 column,
             }),
-            Effect::Exhausted => {
+            Effect::OutOfMemory => {
                 // r[decision.out-of-memory]: the board is given up; the rest
                 // of the file is still read for faults that outrank it.
                 self.game = None;
@@ -474,7 +474,7 @@ impl Judge {
                 fault: FormatFault::EmptyFile,
             });
         }
-        // r[rule.end]: the result of play when no fault outranks it; a line
+        // r[rule.end]: the result of play when no fault outranks it; a run
         // wins even on the last cell (r[decision.win-on-last-cell]), and a
         // header alone is unfinished (r[decision.header-only]).
         let result = match (&self.won, &self.game) {

@@ -1,11 +1,12 @@
 //! `connectz`: the reference judge for ConnectZ, Connect Four generalised to
-//! any frame X by Y and any line length Z.
+//! any frame X by Y and any winning run length Z.
 //!
 //! The rules are written down in `spec/`; every rule cited in this crate as
 //! `r[...]` is a clause there. This crate is the judge's core and nothing
-//! else: exact numbers ([`nat`]), the line grammar ([`grammar`]), the rules
-//! of the frame ([`rules`]), the board's stores ([`board`]), the game and its
-//! pure transition [`step`] ([`game`]), the verdict's vocabulary and the one
+//! else: exact numbers ([`nat`]), the line grammar ([`grammar`]), which frames
+//! can be won ([`winnability`]), the board's stores ([`board`]), the game and its
+//! pure transition [`step`] ([`game`]), the one public way to change a game
+//! (boards change only inside this crate), the verdict's vocabulary and the one
 //! place that decides between findings, [`decide`] ([`verdict`]), the
 //! streaming [`Judge`] ([`judge`]), and the entry points that feed it bytes
 //! from memory, a reader or a path ([`read`]). It depends on `nom` and
@@ -19,23 +20,26 @@
 //! assert_eq!(report.verdict.rule(), "rule.line");
 //! assert_eq!(report.verdict.line(), Some(6));
 //! ```
-// Unsafe code is denied everywhere but `hint`, whose one prefetch is
-// allowed explicitly (see that module for why and what it gains).
+// Unsafe code is denied everywhere but two modules, each allowing one
+// `unsafe` block behind a safe function: `prefetch` (the one prefetch
+// instruction) and `avx2` (the one call into code compiled for AVX2). Each
+// module says why and what it gains.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+mod avx2;
 pub mod board;
 pub mod game;
 pub mod grammar;
-mod hint;
 pub mod judge;
 pub mod memory;
 pub mod nat;
 mod partial;
+mod prefetch;
 pub mod read;
-pub mod rules;
 mod scan;
 pub mod verdict;
+pub mod winnability;
 
 pub use board::{Direction, Player, Storage, WinningRun};
 pub use game::{Effect, Game, Keep, step};
@@ -48,5 +52,5 @@ pub use read::{
     command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
     judge_reader_with,
 };
-pub use rules::{Unwinnable, unwinnable, winnable};
 pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};
+pub use winnability::{Unwinnable, unwinnable, winnable};

@@ -32,7 +32,7 @@ pub(crate) fn plain_lines(
     max_digit: u8,
     single_digit: bool,
 ) -> Option<u64> {
-    crate::hint::with_avx2(|| plain_lines_portable(block, prev, max_digit, single_digit))
+    crate::avx2::with_avx2(|| plain_lines_portable(block, prev, max_digit, single_digit))
 }
 
 #[inline(always)]

@@ -18,21 +18,21 @@ pub const SHOWN_DIGITS: usize = 40;
 /// The code a checker prints (r[code.table]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
-    /// 0: the frame filled with no line.
+    /// 0: the frame filled with no winning run.
     Draw,
-    /// 1: player 1 completed a line.
+    /// 1: player 1 completed a winning run.
     WinOne,
-    /// 2: player 2 completed a line.
+    /// 2: player 2 completed a winning run.
     WinTwo,
-    /// 3: no line, frame not full.
+    /// 3: no winning run, frame not full.
     Incomplete,
-    /// 4: a move after a line was completed.
+    /// 4: a move after a winning run was completed.
     IllegalContinue,
     /// 5: a move into a full column.
     IllegalRow,
     /// 6: a column greater than X.
     IllegalColumn,
-    /// 7: a frame on which no line can ever be completed.
+    /// 7: a frame on which no winning run can ever be completed.
     IllegalGame,
     /// 8: the file does not conform to the format.
     InvalidFile,
@@ -132,7 +132,7 @@ pub enum Finding {
         /// 1-based line.
         line: u64,
     },
-    /// A line was completed (r[rule.line]).
+    /// A winning run was completed (r[rule.line]).
     Won {
         /// 1-based line of the completing move.
         line: u64,

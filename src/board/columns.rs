@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 
 use super::Exhausted;
-use super::table::{Probes, Table};
+use super::column_map::{ColumnMap, Probes};
 use crate::memory::{or_abort, try_vec};
 use crate::nat::Nat;
 
@@ -33,7 +33,7 @@ pub const ARRAY_COLUMNS: u64 = 1 << 16;
 #[derive(Clone, Debug)]
 pub(super) struct Columns<V> {
     array: Vec<V>,
-    table: Table<V>,
+    table: ColumnMap<V>,
     big: KeyedMap<Nat, V>,
 }
 
@@ -55,7 +55,7 @@ impl<V: Default + Clone> Columns<V> {
         array.resize(width, V::default());
         Ok(Columns {
             array,
-            table: Table::new(),
+            table: ColumnMap::new(),
             big: KeyedMap::default(),
         })
     }
@@ -206,7 +206,7 @@ impl Heights {
     }
 
     /// One more counter in `col` (inside the frame, not full): its row.
-    pub(super) fn stack(&mut self, col: &Nat) -> Result<u64, Exhausted> {
+    pub(super) fn step(&mut self, col: &Nat) -> Result<u64, Exhausted> {
         let slot = self.entry(col)?;
         *slot += 1;
         Ok(*slot - 1)

@@ -2,9 +2,9 @@
 
 use std::hint::select_unpredictable;
 
-use crate::hint::prefetch;
+use crate::prefetch::prefetch;
 
-use super::{Cell, Effect, Lane, Placement, Player, SIDEWAYS, join, tag};
+use super::{CellLanes, Effect, Lane, Placement, Player, SIDEWAYS, join, tag};
 use crate::nat::Nat;
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
@@ -24,7 +24,7 @@ use crate::nat::Nat;
 pub(super) struct Dense<L> {
     pub(super) width: usize,
     pub(super) rows: u32,
-    cells: Vec<Cell<L>>,
+    cells: Vec<CellLanes<L>>,
     /// Cells of the padded array: `rows * width + 2`.
     total: usize,
     /// Rows committed (kept beside `cells.len()` so the hot loop needs no
@@ -82,12 +82,12 @@ impl<L: Lane> Dense<L> {
 
     /// The cell at `index`: empty where the array is not yet committed.
     #[inline]
-    fn cell(&self, index: usize) -> Cell<L> {
+    fn cell(&self, index: usize) -> CellLanes<L> {
         self.cells.get(index).copied().unwrap_or_default()
     }
 
     /// Sets the cell at (col, row), 0-based, committing its row.
-    pub(super) fn set(&mut self, col: usize, row: usize, cell: Cell<L>) {
+    pub(super) fn set(&mut self, col: usize, row: usize, cell: CellLanes<L>) {
         self.commit(row);
         let i = self.index(col, row);
         self.cells[i] = cell;
@@ -133,7 +133,7 @@ impl<L: Lane> Dense<L> {
         col: usize,
         row: usize,
         tag: L,
-        read: impl Fn(usize) -> Cell<L>,
+        read: impl Fn(usize) -> CellLanes<L>,
     ) -> (u64, [(u64, u64); 3]) {
         let here = self.index(col, row);
         let steps = self.steps();
@@ -148,7 +148,7 @@ impl<L: Lane> Dense<L> {
             [beside(down, -steps[1]), beside(up, steps[1])],
             [beside(up, -steps[2]), beside(down, steps[2])],
         ];
-        let run = |cell: Cell<L>, dir: usize, edge: bool| {
+        let run = |cell: CellLanes<L>, dir: usize, edge: bool| {
             select_unpredictable(edge & (cell[3] == tag), cell[dir].get(), 0)
         };
         // Above the top, the cell below is empty: a vertical run of 1.
@@ -161,9 +161,9 @@ impl<L: Lane> Dense<L> {
         (vertical, runs)
     }
 
-    /// Places `player`'s counter on top of `col` (inside the frame, not
-    /// full) and updates the runs at the ends of the runs it joins.
-    pub(super) fn place(&mut self, col: usize, player: Player) -> Placement {
+    /// Steps: places `player`'s counter on top of `col` (inside the frame,
+    /// not full), and updates the runs at the ends of the runs it joins.
+    pub(super) fn step(&mut self, col: usize, player: Player) -> Placement {
         let tag = L::put(tag(player));
         let row = self.heights[col] as usize;
         self.commit(row);
@@ -206,12 +206,12 @@ impl<L: Lane> Dense<L> {
         self.top_runs[col] = vertical as u32;
     }
 
-    /// The hot loop of dense games: plays the longest prefix of `columns`
+    /// The hot loop of dense games: steps through the longest prefix of `columns`
     /// (1-based), `first` moving first, whose moves are ordinary: inside
-    /// the frame, into a column with room, completing no line of `z`.
-    /// Returns how many it played; the move after them is left for
-    /// [`Dense::place`] and the caller's rules. The same runs as `place`.
-    pub(super) fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
+    /// the frame, into a column with room, completing no run of `z`.
+    /// Returns how many it stepped; the move after them is left for
+    /// [`Dense::step`] and the caller's rules. The same runs as `step`.
+    pub(super) fn step_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         let width = self.width;
         let mut player = tag(first);
         for (i, &column) in columns.iter().enumerate() {
@@ -262,20 +262,20 @@ impl<L: Lane> Dense<L> {
     /// Heights, vertical runs and every cell of the frame and its padding,
     /// however much of the array is committed: for tests.
     #[cfg(test)]
-    pub(super) fn snapshot(&self) -> (Vec<u32>, Vec<u32>, Vec<Cell<L>>) {
+    pub(super) fn contents(&self) -> (Vec<u32>, Vec<u32>, Vec<CellLanes<L>>) {
         let cells = (0..self.total).map(|i| self.cell(i)).collect();
         (self.heights.clone(), self.top_runs.clone(), cells)
     }
 
     pub(super) fn heap_bytes(&self) -> usize {
-        self.cells.capacity() * size_of::<Cell<L>>()
+        self.cells.capacity() * size_of::<CellLanes<L>>()
             + (self.heights.capacity() + self.top_runs.capacity()) * size_of::<u32>()
     }
 }
 
-/// [`Board::drop_into`] on the array: range and fullness, then the placement.
+/// [`Board::step`] on the array: range and fullness, then the placement.
 #[inline]
-pub(super) fn dense_drop<L: Lane>(
+pub(super) fn dense_step<L: Lane>(
     d: &mut Dense<L>,
     column: &Nat,
     player: Player,
@@ -287,7 +287,7 @@ pub(super) fn dense_drop<L: Lane>(
     if d.heights[col] == d.rows {
         return Err(Effect::ColumnFull);
     }
-    Ok(d.place(col, player))
+    Ok(d.step(col, player))
 }
 
 #[inline]

@@ -1,4 +1,4 @@
-//! The frame's cells, and line detection in time independent of `z`.
+//! The frame's cells, and run detection in time independent of `z`.
 //!
 //! r[rule.line]: every placed counter records, at the two ends of each run it
 //! belongs to, the length of that run in the three sideways directions
@@ -12,8 +12,8 @@
 //!   occupied (so the array costs at most eight cells per counter). Rows are
 //!   committed as counters reach them.
 //! - `Sparse`: occupied columns only, in a table with a keyed hash (see
-//!   `table`), so columns chosen against the hash do not slow it down.
-//! - `Heights`: once only heights matter (after the game's first line), the
+//!   `column_map`), so columns chosen against the hash do not slow it down.
+//! - `Heights`: once only heights matter (after the game's first winning run), the
 //!   cells are dropped and one height per occupied column is kept.
 //!
 //! A stored run is only read while it is shorter than z (the judge stops
@@ -21,26 +21,32 @@
 //! so runs are kept in the narrowest integer ("lane") that holds
 //! min(z - 1, width); a longer value saturates and reads as "at least that".
 //! Every allocation that grows with the input is fallible: when memory runs
-//! out the board says so ([`Effect::Exhausted`]) instead of aborting.
+//! out the board says so ([`Effect::OutOfMemory`]) instead of aborting.
+//!
+//! A board changes only inside this crate, by one act: a step, a counter
+//! dropped into a column (`Board::step`, and its batched form for
+//! ordinary moves, `step_ordinary`, on each store). Outside, a game changes
+//! through [`crate::step`] alone, and a position that is not a game is
+//! built whole by [`Board::from_stacks`].
 
 use std::fmt::Debug;
 
 use crate::nat::Nat;
 
+mod column_map;
 mod columns;
 mod dense;
 mod run;
 mod sparse;
-mod table;
 
 use columns::Heights;
-use dense::{Dense, dense_drop, dense_index};
-use sparse::{Sparse, sparse_drop};
+use dense::{Dense, dense_index, dense_step};
+use sparse::{Sparse, sparse_step};
 
+pub use column_map::Probes;
 pub use columns::ARRAY_COLUMNS;
 use run::run_from;
 pub use run::{Direction, Player, WinningRun};
-pub use table::Probes;
 
 /// The three directions whose runs are stored per cell, with the row step
 /// per column to the right.
@@ -80,12 +86,12 @@ lane!(u16);
 lane!(u32);
 lane!(u64);
 
-/// A cell: runs `[horizontal, diagonal, anti-diagonal]` at the ends of runs
-/// and the owner's tag (0 empty, 1 or 2) in the fourth lane.
-type Cell<L> = [L; 4];
+/// A cell's four lanes: runs `[horizontal, diagonal, anti-diagonal]` at
+/// the ends of runs and the owner's tag (0 empty, 1 or 2) in the fourth.
+type CellLanes<L> = [L; 4];
 
-/// How one counter was placed: its row (0-based) and the longest line through
-/// it as (direction, length, steps back to the line's start).
+/// How one counter was placed: its row (0-based) and the longest run through
+/// it as (direction, length, steps back to the run's start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Placement {
     row: u64,
@@ -103,7 +109,7 @@ fn tag(player: Player) -> u64 {
 /// The runs through a cell from the runs beside it, the run-length update
 /// shared by the stores: `vertical` is the run the counter makes in its
 /// column, `sides[dir]` the (back, ahead) runs it joins. Returns the three
-/// totals and the longest line.
+/// totals and the longest run.
 #[inline]
 fn join(vertical: u64, sides: [(u64, u64); 3]) -> ([u64; 3], Direction, u64, u64) {
     let mut best = (Direction::Vertical, vertical, vertical - 1);
@@ -188,13 +194,13 @@ pub struct Board {
     promote_at: u64,
 }
 
-/// What one move did: what [`Board::drop_into`] and so `step` report; the
-/// judge decides what it means.
+/// What one move did: what `Board::step` and so [`crate::step`] report;
+/// the judge decides what it means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     /// Memory ran out: nothing placed, and the game cannot go on
     /// (r[decision.out-of-memory]).
-    Exhausted,
+    OutOfMemory,
     /// r[rule.column-range]: the column is greater than X; nothing placed.
     OffFrame,
     /// r[rule.column-full]: the column is full; nothing placed.
@@ -342,14 +348,15 @@ impl Board {
             heights _h => None)
     }
 
-    /// True once the board keeps heights only (see [`Board::keep_heights_only`]).
+    /// True once the board keeps heights only (after a game's first winning
+    /// run, unless the game keeps its board: [`crate::Keep`]).
     pub fn heights_only(&self) -> bool {
         matches!(self.store, Store::Heights(_))
     }
 
     /// Drops every counter's owner and runs, keeping only column heights:
     /// for when no more runs are looked for.
-    pub fn keep_heights_only(&mut self) {
+    pub(crate) fn keep_heights_only(&mut self) {
         let heights = with_store!(&self.store,
             dense d => {
                 // An array of a height per column: no more than the array
@@ -377,22 +384,22 @@ impl Board {
         self.store = Store::Heights(heights);
     }
 
-    /// Drops `player`'s counter into `column` (1-based): r[rule.column-range]
+    /// Steps: drops `player`'s counter into `column` (1-based): r[rule.column-range]
     /// a column past X places nothing, r[rule.column-full] nor does a full
     /// one, r[rule.gravity] otherwise the counter lands on the lowest free
     /// cell. With `z`, a run through it at least `z` long is reported
     /// ([`Effect::Won`]); without (once the game is won, r[rule.after-win]),
     /// runs are not looked for and the counter is placed `after_win`.
     #[inline]
-    pub fn drop_into(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Effect {
+    pub(crate) fn step(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Effect {
         let placed = match &mut self.store {
-            Store::Dense8(d) => dense_drop(d, column, player),
-            Store::Dense16(d) => dense_drop(d, column, player),
-            Store::Dense32(d) => dense_drop(d, column, player),
-            Store::Sparse8(s) => sparse_drop(s, column, player, &self.x, &self.y),
-            Store::Sparse16(s) => sparse_drop(s, column, player, &self.x, &self.y),
-            Store::Sparse32(s) => sparse_drop(s, column, player, &self.x, &self.y),
-            Store::Sparse64(s) => sparse_drop(s, column, player, &self.x, &self.y),
+            Store::Dense8(d) => dense_step(d, column, player),
+            Store::Dense16(d) => dense_step(d, column, player),
+            Store::Dense32(d) => dense_step(d, column, player),
+            Store::Sparse8(s) => sparse_step(s, column, player, &self.x, &self.y),
+            Store::Sparse16(s) => sparse_step(s, column, player, &self.x, &self.y),
+            Store::Sparse32(s) => sparse_step(s, column, player, &self.x, &self.y),
+            Store::Sparse64(s) => sparse_step(s, column, player, &self.x, &self.y),
             Store::Heights(h) => {
                 if *column > self.x {
                     return Effect::OffFrame;
@@ -400,14 +407,14 @@ impl Board {
                 if self.y <= h.height(column) {
                     return Effect::ColumnFull;
                 }
-                match h.stack(column) {
+                match h.step(column) {
                     Ok(row) => Ok(Placement {
                         row,
                         direction: Direction::Vertical,
                         length: 0,
                         back: 0,
                     }),
-                    Err(Exhausted) => Err(Effect::Exhausted),
+                    Err(Exhausted) => Err(Effect::OutOfMemory),
                 }
             }
         };
@@ -427,26 +434,26 @@ impl Board {
             },
             Some(_) => match run_from(column.clone(), placed, player) {
                 Ok(run) => Effect::Won { row, run },
-                Err(Exhausted) => Effect::Exhausted,
+                Err(Exhausted) => Effect::OutOfMemory,
             },
         }
     }
 
-    /// Plays the longest prefix of `columns` (1-based), `first` moving
-    /// first, whose moves are ordinary: inside the frame, into a column with
-    /// room, completing no line of `z`; returns how many it played (none
-    /// once only heights are kept). The move after them is for
-    /// [`Board::drop_into`]. The same placements as `drop_into`, batched.
+    /// Steps through the longest prefix of `columns` (1-based), `first`
+    /// moving first, whose moves are ordinary: inside the frame, into a
+    /// column with room, completing no run of `z`; returns how many it
+    /// stepped (none once only heights are kept). The move after them is
+    /// for [`Board::step`]. The same placements as `step`, batched.
     #[inline]
-    pub fn place_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
+    pub(crate) fn step_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         // Frames past a machine word: every column of one is inside, and
         // no column of one fills.
         let [x, y] = [&self.x, &self.y].map(|n| n.to_u64().unwrap_or(u64::MAX));
         // A sparse map stops where it moves to an array.
         let limit = usize::try_from(self.promote_at - self.placed).unwrap_or(usize::MAX);
         let played = with_store!(&mut self.store,
-            dense d => d.place_ordinary(columns, first, z),
-            sparse s => s.place_ordinary(columns, first, [x, y, z], limit),
+            dense d => d.step_ordinary(columns, first, z),
+            sparse s => s.step_ordinary(columns, first, [x, y, z], limit),
             heights _h => 0);
         self.placed += played as u64;
         if self.placed >= self.promote_at {
@@ -473,23 +480,41 @@ impl Board {
         }
     }
 
-    /// Drops `player`'s counter into `column` (1-based, inside the frame, not
-    /// full) and returns its row (1-based) and the longest line through it
-    /// if that line is at least `z` long.
-    pub fn drop_counter(
-        &mut self,
-        column: &Nat,
-        player: Player,
+    /// A board for an `x` by `y` frame holding `stacks`: for each column
+    /// (1-based), its counters' owners from the bottom up. For positions
+    /// that are not games, whose counters need not alternate ("Rotate", a
+    /// picture of a board); a game changes only through [`crate::step`].
+    /// Also says which players hold a run of at least `z`: `[one, two]`.
+    ///
+    /// # Errors
+    /// The effect of the first counter that could not be stacked:
+    /// [`Effect::OffFrame`] for a column past `x` (or 0),
+    /// [`Effect::ColumnFull`] for a stack taller than `y`,
+    /// [`Effect::OutOfMemory`].
+    pub fn from_stacks<'a>(
+        x: &Nat,
+        y: &Nat,
         z: &Nat,
-    ) -> (u64, Option<WinningRun>) {
-        match self.drop_into(column, player, Some(z)) {
-            Effect::Placed { row, .. } => (row, None),
-            Effect::Won { row, run } => (row, Some(run)),
-            Effect::OffFrame | Effect::ColumnFull | Effect::Exhausted => (0, None),
+        stacks: impl IntoIterator<Item = (Nat, &'a [Player])>,
+    ) -> Result<(Board, [bool; 2]), Effect> {
+        let mut board = Board::new(x, y, z, Storage::Auto);
+        let mut holds = [false; 2];
+        for (column, owners) in stacks {
+            if column.is_zero() {
+                return Err(Effect::OffFrame);
+            }
+            for &player in owners {
+                match board.step(&column, player, Some(z)) {
+                    Effect::Placed { .. } => {}
+                    Effect::Won { .. } => holds[usize::from(player.number() - 1)] = true,
+                    failed => return Err(failed),
+                }
+            }
         }
+        Ok((board, holds))
     }
 
-    /// The longest line `player` would have through a counter dropped into
+    /// The longest run `player` would have through a counter dropped into
     /// `column` (1-based, inside the frame, not full); 0 once only heights
     /// are kept. Changes nothing.
     pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
@@ -502,10 +527,10 @@ impl Board {
             heights _h => 0)
     }
 
-    /// The longest line `player` would have through a counter one above the
+    /// The longest run `player` would have through a counter one above the
     /// top of `column`, once the other player has filled the top (so its
     /// vertical run is 1); 0 when that cell is outside the frame. For
-    /// engines that ask "does my move here give the opponent a line above
+    /// engines that ask "does my move here give the opponent a run above
     /// it?" without playing it.
     pub fn longest_above(&self, column: &Nat, player: Player) -> u64 {
         let row = self.height(column) + 1;

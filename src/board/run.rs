@@ -1,5 +1,5 @@
 //! Who holds a cell and the runs through it: the players, the four
-//! directions, and the winning run as the verdict reports it.
+//! directions, and the winning run.
 
 use super::{Exhausted, Placement};
 use crate::nat::Nat;
@@ -39,7 +39,7 @@ impl Player {
     }
 }
 
-/// A direction in which a line can run.
+/// A direction in which a run can lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// Along a row.
@@ -63,7 +63,12 @@ impl std::fmt::Display for Direction {
     }
 }
 
-/// A completed line: its lowest-column (then lowest-row) end, direction and length.
+/// A winning run: a run of at least z counters of one player (the one
+/// meaning of "winning run" in the workspace), given by its lowest-column
+/// (then lowest-row) end, direction and length. The judge reports the
+/// first one completed; the test kit's full-board-scan oracle lists every
+/// one on the board; the games' snapshots give theirs by its cells
+/// (`connectz_games::snapshot::RunCells`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinningRun {
     /// Who owns it.
@@ -79,7 +84,7 @@ pub struct WinningRun {
 }
 
 impl WinningRun {
-    /// The cells of the line, from its start, as (column, row), 1-based.
+    /// The cells of the run, from its start, as (column, row), 1-based.
     pub fn cells(&self) -> impl Iterator<Item = (Nat, u64)> + '_ {
         let (dc, dr): (u64, i64) = match self.direction {
             Direction::Horizontal => (1, 0),

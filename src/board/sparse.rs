@@ -1,9 +1,9 @@
 //! The sparse store: occupied columns only.
 
+use super::column_map::Probes;
 use super::columns::{ARRAY_COLUMNS, Columns, Heights, small};
 use super::dense::Dense;
-use super::table::Probes;
-use super::{Cell, Effect, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
+use super::{CellLanes, Effect, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
 use crate::memory::or_abort;
 use crate::nat::Nat;
 
@@ -18,7 +18,7 @@ pub(super) type Beside = (u64, u64, [(u64, u64); 3]);
 pub(super) enum Column<L> {
     #[default]
     Empty,
-    One(Cell<L>),
+    One(CellLanes<L>),
     Many(u32),
 }
 
@@ -27,7 +27,7 @@ pub(super) enum Column<L> {
 pub(super) struct Stack<L> {
     /// The vertical run of the top counter.
     top_run: u64,
-    cells: Vec<Cell<L>>,
+    cells: Vec<CellLanes<L>>,
 }
 
 /// The stacks of a store's tall columns, indexed by [`Column::Many`].
@@ -42,7 +42,7 @@ impl<L: Lane> Column<L> {
         }
     }
 
-    pub(super) fn cell<'a>(&'a self, stacks: &'a Stacks<L>, row: u64) -> Option<&'a Cell<L>> {
+    pub(super) fn cell<'a>(&'a self, stacks: &'a Stacks<L>, row: u64) -> Option<&'a CellLanes<L>> {
         match self {
             Column::Empty => None,
             Column::One(c) => (row == 0).then_some(c),
@@ -66,7 +66,7 @@ impl<L: Lane> Column<L> {
     pub(super) fn push(
         &mut self,
         stacks: &mut Stacks<L>,
-        cell: Cell<L>,
+        cell: CellLanes<L>,
         top_run: u64,
     ) -> Result<(), Exhausted> {
         match self {
@@ -121,7 +121,7 @@ fn stacks_bytes<L>(stacks: &Stacks<L>) -> usize {
     stacks.capacity() * size_of::<Stack<L>>()
         + stacks
             .iter()
-            .map(|s| s.cells.capacity() * size_of::<Cell<L>>())
+            .map(|s| s.cells.capacity() * size_of::<CellLanes<L>>())
             .sum::<usize>()
 }
 
@@ -243,9 +243,9 @@ impl<L: Lane> Sparse<L> {
         (row, vertical, sides)
     }
 
-    /// Places `player`'s counter on top of `col` and updates the ends of the
+    /// Steps: places `player`'s counter on top of `col` and updates the ends of the
     /// runs it joins.
-    pub(super) fn place(&mut self, col: &Nat, player: Player) -> Result<Placement, Exhausted> {
+    pub(super) fn step(&mut self, col: &Nat, player: Player) -> Result<Placement, Exhausted> {
         let tag = L::put(tag(player));
         let (row, vertical, sides) = self.beside(col, tag)?;
         let (totals, direction, length, back) = join(vertical, sides);
@@ -273,13 +273,13 @@ impl<L: Lane> Sparse<L> {
         })
     }
 
-    /// The sparse store's hot loop, as [`Dense::place_ordinary`]: plays the
-    /// longest prefix of `columns` (1-based machine words), `first` moving
-    /// first, whose moves are ordinary (at most `x`, into a column with
-    /// fewer than `y` counters, completing no line of `z`), at most `limit`
-    /// of them. Returns how many it played. The same placements as
-    /// [`Sparse::place`], without a `Nat` per column.
-    pub(super) fn place_ordinary(
+    /// The sparse store's hot loop, as [`Dense::step_ordinary`]: steps
+    /// through the longest prefix of `columns` (1-based machine words),
+    /// `first` moving first, whose moves are ordinary (at most `x`, into a column with
+    /// fewer than `y` counters, completing no run of `z`), at most `limit`
+    /// of them. Returns how many it stepped. The same placements as
+    /// [`Sparse::step`], without a `Nat` per column.
+    pub(super) fn step_ordinary(
         &mut self,
         columns: &[u64],
         first: Player,
@@ -375,8 +375,8 @@ pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, Exhausted> {
     }
 }
 
-/// [`Board::drop_into`] on the sparse map.
-pub(super) fn sparse_drop<L: Lane>(
+/// [`Board::step`] on the sparse map.
+pub(super) fn sparse_step<L: Lane>(
     s: &mut Sparse<L>,
     column: &Nat,
     player: Player,
@@ -389,6 +389,6 @@ pub(super) fn sparse_drop<L: Lane>(
     if *y <= s.height(column) {
         return Err(Effect::ColumnFull);
     }
-    s.place(column, player)
-        .map_err(|Exhausted| Effect::Exhausted)
+    s.step(column, player)
+        .map_err(|Exhausted| Effect::OutOfMemory)
 }

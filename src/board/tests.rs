@@ -33,11 +33,11 @@ fn stores_agree_on_random_games() {
                     sparse.longest_if_played(&n, Some(row as u64), player.other())
                 );
             }
-            let a = wide.place(col, player);
+            let a = wide.step(col, player);
             assert_eq!(probe, a.length);
-            let b = sparse.place(&n, player).unwrap();
+            let b = sparse.step(&n, player).unwrap();
             assert_eq!(a, b);
-            let t = tiny.place(&n, player).unwrap();
+            let t = tiny.step(&n, player).unwrap();
             assert_eq!(a.row, t.row);
             if a.length < Tiny::MAX {
                 assert_eq!(a, t);
@@ -53,12 +53,12 @@ fn stores_agree_on_random_games() {
     assert!(saturated > 100, "too few saturated runs: {saturated}");
 }
 
-/// Each store's batched hot loop is `place` move by move: on random
+/// Each store's batched hot loop is `step` move by move: on random
 /// games (with columns past both edges, full columns and wins) it stops
 /// at the first move that is not ordinary and leaves the same board, in
 /// lanes at and below their limit.
 #[test]
-fn place_ordinary_is_place_move_by_move() {
+fn step_ordinary_is_step_move_by_move() {
     fn check<L: Lane>(rng: &mut Rng, max_z: u64) -> (usize, usize) {
         let (w, h) = (1 + rng.below(9) as usize, 1 + rng.below(9) as u32);
         let z = 1 + rng.below(max_z);
@@ -80,7 +80,7 @@ fn place_ordinary_is_place_move_by_move() {
                 break;
             }
             let mut next = slow.clone();
-            if next.place(col, player).length >= z {
+            if next.step(col, player).length >= z {
                 ordinary = i;
                 break;
             }
@@ -89,9 +89,9 @@ fn place_ordinary_is_place_move_by_move() {
         }
         // Batched, in chunks of random sizes.
         let mut fast = Dense::<L>::try_new(w, h).unwrap();
-        let done = in_chunks(rng, &moves, |m, p| fast.place_ordinary(m, p, z));
+        let done = in_chunks(rng, &moves, |m, p| fast.step_ordinary(m, p, z));
         assert_eq!(done, ordinary, "{w}x{h} z={z} {moves:?}");
-        assert_eq!(fast.snapshot(), slow.snapshot(), "{w}x{h} z={z} {moves:?}");
+        assert_eq!(fast.contents(), slow.contents(), "{w}x{h} z={z} {moves:?}");
         // The sparse map's loop, with its columns in an array and (moved
         // past 2^40) in the keyed table: the same stop, the same owners
         // and the same runs as the array's.
@@ -105,7 +105,7 @@ fn place_ordinary_is_place_move_by_move() {
                 .collect();
             let limits = [x, u64::from(h), z];
             let done = in_chunks(rng, &shifted, |m, p| {
-                sparse.place_ordinary(m, p, limits, usize::MAX)
+                sparse.step_ordinary(m, p, limits, usize::MAX)
             });
             assert_eq!(done, ordinary, "sparse +{shift}: {w}x{h} z={z} {moves:?}");
             for col in 0..w {
@@ -193,7 +193,7 @@ fn longest_above_is_playing_then_asking() {
                 for c in 1..=w {
                     let col = Nat::from(c);
                     let mut after = board.clone();
-                    let expected = match after.drop_into(&col, player, None) {
+                    let expected = match after.step(&col, player, None) {
                         Effect::Placed { .. } if after.is_open(&col) => {
                             after.longest_if_played(&col, player.other())
                         }
@@ -204,7 +204,7 @@ fn longest_above_is_playing_then_asking() {
                 }
                 let c = Nat::from(1 + rng.below(w));
                 if board.is_open(&c) {
-                    board.drop_into(&c, player, None);
+                    board.step(&c, player, None);
                     player = player.other();
                 }
             }
@@ -245,10 +245,10 @@ fn occupied_is_the_box_of_every_counter() {
                     if !board.is_open(&c) {
                         continue;
                     }
-                    let Effect::Placed { row, .. } = board.drop_into(&c, Player::One, None) else {
+                    let Effect::Placed { row, .. } = board.step(&c, Player::One, None) else {
                         panic!("an open column takes a counter");
                     };
-                    heights_only.drop_into(&c, Player::One, None);
+                    heights_only.step(&c, Player::One, None);
                     expected = Some(match expected {
                         None => (c.clone(), c.clone(), row),
                         Some((lo, hi, top)) => (
@@ -313,7 +313,7 @@ fn arrays_only_for_small_or_occupied_frames() {
     let mut k = 0u64;
     while board.placed() < ((1 << 25) * 4 + 4096 * 8) / (PROMOTE_AT * 4) {
         assert_eq!(board.store_kind().0, "sparse");
-        board.drop_into(&n(1 + k % 4096), player, Some(&n(4)));
+        board.step(&n(1 + k % 4096), player, Some(&n(4)));
         player = player.other();
         k += 1;
     }
@@ -330,22 +330,63 @@ fn heights_only_keeps_fullness() {
     let n = |v: u64| Nat::from(v);
     for storage in [Storage::Auto, Storage::Sparse] {
         let mut board = Board::new(&n(3), &n(2), &n(3), storage);
-        board.drop_into(&n(1), Player::One, Some(&n(3)));
+        board.step(&n(1), Player::One, Some(&n(3)));
         board.keep_heights_only();
         assert!(board.heights_only());
         assert_eq!(board.owner(&n(1), 1), None);
         assert_eq!(board.height(&n(1)), 1);
         assert!(matches!(
-            board.drop_into(&n(1), Player::Two, None),
+            board.step(&n(1), Player::Two, None),
             Effect::Placed {
                 row: 2,
                 after_win: true
             }
         ));
-        assert_eq!(
-            board.drop_into(&n(1), Player::One, None),
-            Effect::ColumnFull
-        );
-        assert_eq!(board.drop_into(&n(4), Player::One, None), Effect::OffFrame);
+        assert_eq!(board.step(&n(1), Player::One, None), Effect::ColumnFull);
+        assert_eq!(board.step(&n(4), Player::One, None), Effect::OffFrame);
     }
+}
+
+/// `from_stacks` holds any stacks inside the frame, whoever owns them, says
+/// who holds a winning run, and errs with the effect of the first counter
+/// that cannot be stacked.
+#[test]
+fn from_stacks_builds_positions_that_are_not_games() {
+    let n = |v: u64| Nat::from(v);
+    const ONE: Player = Player::One;
+    const TWO: Player = Player::Two;
+    let stack = |c: u64, owners: &'static [Player]| (n(c), owners);
+    // Player 1 alone holds three in column 1; nothing alternates.
+    let (board, holds) = Board::from_stacks(
+        &n(3),
+        &n(3),
+        &n(3),
+        [stack(1, &[ONE, ONE, ONE]), stack(3, &[TWO])],
+    )
+    .unwrap();
+    assert_eq!(holds, [true, false]);
+    assert_eq!(board.placed(), 4);
+    assert_eq!(board.owner(&n(1), 3), Some(ONE));
+    assert_eq!(board.owner(&n(3), 1), Some(TWO));
+    // Both can hold ONE: a row each.
+    let (_, holds) = Board::from_stacks(
+        &n(2),
+        &n(2),
+        &n(2),
+        [stack(1, &[ONE, TWO]), stack(2, &[ONE, TWO])],
+    )
+    .unwrap();
+    assert_eq!(holds, [true, true]);
+    let (_, holds) = Board::from_stacks(&n(2), &n(2), &n(2), [stack(2, &[ONE])]).unwrap();
+    assert_eq!(holds, [false, false]);
+    let fails = |stacks: Vec<(Nat, &'static [Player])>| {
+        Board::from_stacks(&n(2), &n(2), &n(3), stacks).err()
+    };
+    assert_eq!(fails(vec![stack(3, &[ONE])]), Some(Effect::OffFrame));
+    assert_eq!(fails(vec![stack(0, &[ONE])]), Some(Effect::OffFrame));
+    assert_eq!(
+        fails(vec![stack(1, &[ONE, TWO, ONE])]),
+        Some(Effect::ColumnFull)
+    );
+    assert_eq!(fails(vec![stack(1, &[])]), None);
 }

@@ -20,7 +20,7 @@ use connectz_games::engine::{Level, Options, choose_with};
 use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
 
-struct Args {
+struct EngineBenchArgs {
     games: usize,
     shape: Shape,
     seed: u64,
@@ -28,8 +28,8 @@ struct Args {
     plan: bool,
 }
 
-fn args() -> Args {
-    let mut out = Args {
+fn args() -> EngineBenchArgs {
+    let mut out = EngineBenchArgs {
         games: 2,
         shape: Shape::CLASSIC,
         seed: 1,

@@ -57,7 +57,7 @@ const SETS: [(&str, &str, f64); 6] = [
     ),
 ];
 
-struct Args {
+struct SolverBenchArgs {
     quick: bool,
     table_mb: usize,
     sets: Option<Vec<String>>,
@@ -66,8 +66,8 @@ struct Args {
     empty: bool,
 }
 
-fn args() -> Args {
-    let mut out = Args {
+fn args() -> SolverBenchArgs {
+    let mut out = SolverBenchArgs {
         quick: false,
         table_mb: DEFAULT_TABLE_MB,
         sets: None,
@@ -176,7 +176,7 @@ fn reference(command: &str, extra: &[&str], moves: &str) -> (f64, Vec<i32>) {
 }
 
 /// A figure for one thread and for two, run by run.
-type Runs = [Vec<f64>; 2];
+type ByThreads = [Vec<f64>; 2];
 
 /// Runs `once` on a fresh solver of one thread, then of two sharing a
 /// table, `runs` times in turn (a shared machine's second core comes and
@@ -186,8 +186,8 @@ fn one_and_two_threads(
     runs: usize,
     table_mb: usize,
     mut once: impl FnMut(&mut Solver) -> (f64, f64),
-) -> (Runs, Runs) {
-    let (mut times, mut nodes) = (Runs::default(), Runs::default());
+) -> (ByThreads, ByThreads) {
+    let (mut times, mut nodes) = (ByThreads::default(), ByThreads::default());
     for _ in 0..runs.max(1) {
         for jobs in [1, 2] {
             let mut solver = Solver::with_table_mb(table_mb).with_jobs(jobs);
@@ -205,7 +205,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// The sets side by side with the reference, then the empty board.
-fn side_by_side(args: &Args, command: &str) {
+fn side_by_side(args: &SolverBenchArgs, command: &str) {
     println!(
         "\nSide by side with {command}, one thread each, median of {} run(s) \
          (the ratio: the median of each run's, the two solvers run in turn):",
@@ -251,7 +251,7 @@ fn side_by_side(args: &Args, command: &str) {
 /// The empty 7 x 6 board, weakly solved: one thread and two in turn,
 /// `--runs` times (the medians, and the slowest run: two threads' node
 /// counts vary from run to run), then the reference once.
-fn empty_board(args: &Args) {
+fn empty_board(args: &SolverBenchArgs) {
     let p = Position::new(Shape::CLASSIC);
     let runs = args.runs.max(1);
     println!("\nThe empty 7 x 6 board, weak (median of {runs} run(s)):");

@@ -15,7 +15,7 @@
 //! Each entry is a position (`cz solve`'s moves, `.` for the empty frame)
 //! and its score for the side to move: the sign only (`weak`) or the exact
 //! score (`exact`). The book holds every position of at most `depth` moves
-//! that no line has ended and whose side to move cannot complete a line at
+//! that no run has ended and whose side to move cannot complete a run at
 //! once (those need no book), one of each mirror pair.
 
 use std::collections::HashMap;
@@ -218,7 +218,7 @@ impl Book {
     }
 
     /// The score of `p` for the side to move: from the book, or at once
-    /// when the side to move can complete a line.
+    /// when the side to move can complete a run.
     pub fn score(&self, p: &Position) -> Option<i32> {
         if p.shape() != self.shape {
             return None;

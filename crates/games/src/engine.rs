@@ -279,7 +279,7 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
             evaluation: "blocks a run".into(),
         };
     }
-    // A move is safe when the cell above it gives the opponent no line.
+    // A move is safe when the cell above it gives the opponent no run.
     let z = game.frame().2;
     let safe: Vec<usize> = open
         .iter()

@@ -1,39 +1,41 @@
 //! "Rotate" (a 2010 programming-contest problem): turn an N x N board
-//! clockwise, let the counters fall, and say who has K in a row. Lines are
-//! found by the judge's own board (r[board.rotate]).
+//! clockwise, let the counters fall, and say who has K in a row. Runs are
+//! found by the judge's own board (r[board.rotate]), built whole from the
+//! fallen columns: its counters need not alternate, so it is not a game and
+//! is not played with `step`.
 
 use std::fmt::Write as _;
 
 use connectz::Nat;
-use connectz::board::{Board, Player, Storage};
+use connectz::board::{Board, Player};
 
-/// Who has K in a row after the turn.
-pub fn winners(rows: &[&[u8]], k: u64) -> (bool, bool) {
-    let n = rows.len() as u64;
-    let z = Nat::from(k);
-    let mut board = Board::new(&Nat::from(n), &Nat::from(n), &z, Storage::Auto);
-    let mut has = (false, false);
+/// Who has K in a row after the turn: (red, blue); `None` when the
+/// board's memory cannot be had.
+pub fn winners(rows: &[&[u8]], k: u64) -> Option<(bool, bool)> {
+    let n = Nat::from(rows.len() as u64);
     // Turning clockwise makes row i a column whose bottom is the row's right
     // end; falling keeps the counters' order. Mirroring the columns does not
-    // change which lines exist, so row i becomes column i + 1.
-    for (i, row) in rows.iter().enumerate() {
-        let column = Nat::from(i as u64 + 1);
-        for &cell in row.iter().rev() {
-            let player = match cell {
-                b'R' => Player::One,
-                b'B' => Player::Two,
-                _ => continue,
-            };
-            let (_, run) = board.drop_counter(&column, player, &z);
-            if run.is_some() {
-                match player {
-                    Player::One => has.0 = true,
-                    Player::Two => has.1 = true,
-                }
-            }
-        }
-    }
-    has
+    // change which runs exist, so row i becomes column i + 1.
+    let stacks: Vec<Vec<Player>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .rev()
+                .filter_map(|&cell| match cell {
+                    b'R' => Some(Player::One),
+                    b'B' => Some(Player::Two),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let columns = stacks
+        .iter()
+        .enumerate()
+        .map(|(i, owners)| (Nat::from(i as u64 + 1), owners.as_slice()));
+    // N columns of at most N counters each: only memory can fail.
+    let (_, [red, blue]) = Board::from_stacks(&n, &n, &Nat::from(k), columns).ok()?;
+    Some((red, blue))
 }
 
 /// Solves a whole input file: `T`, then per case `N K` and N rows of `.`,
@@ -77,10 +79,11 @@ pub fn solve(input: &str) -> Result<String, String> {
             rows.push(row.as_bytes());
         }
         let answer = match winners(&rows, k) {
-            (true, true) => "Both",
-            (true, false) => "Red",
-            (false, true) => "Blue",
-            (false, false) => "Neither",
+            Some((true, true)) => "Both",
+            Some((true, false)) => "Red",
+            Some((false, true)) => "Blue",
+            Some((false, false)) => "Neither",
+            None => return Err(format!("case {case}: out of memory for its board")),
         };
         let _ = writeln!(out, "Case #{case}: {answer}");
     }

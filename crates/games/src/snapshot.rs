@@ -104,11 +104,14 @@ pub fn from_grid(
     })
 }
 
-/// A run of at least z counters (r[board.lines]): cells as (row from the
-/// top, column from the left), 1-based, from one end to the other.
+/// A winning run, a run of at least z counters (r[board.lines]), given by
+/// its cells as (row from the top, column from the left), 1-based, from one
+/// end to the other: the snapshot's form of the core's
+/// [`connectz::WinningRun`], which gives a run by its start, direction and
+/// length.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Run {
-    /// Whose line.
+pub struct RunCells {
+    /// Whose run.
     pub side: Side,
     /// Its cells.
     pub cells: Vec<(usize, usize)>,
@@ -124,7 +127,7 @@ impl Snapshot {
 
     /// Every maximal run of z or more of one side's counters, in any of the
     /// four directions.
-    pub fn runs(&self, z: usize) -> Vec<Run> {
+    pub fn runs(&self, z: usize) -> Vec<RunCells> {
         let mut out = Vec::new();
         for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
             for r in 0..self.height as isize {
@@ -144,7 +147,7 @@ impl Snapshot {
                         cc += dc;
                     }
                     if cells.len() >= z {
-                        out.push(Run { side, cells });
+                        out.push(RunCells { side, cells });
                     }
                 }
             }
@@ -333,7 +336,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         };
     };
     // r[board.last-line]: the winner moved last, with a counter that every
-    // line of theirs passes through, from a reachable position with no line.
+    // run of theirs passes through, from a reachable position with no winning run.
     let (name, moved_last) = match winner {
         Side::First => (a, nf == ns + 1),
         Side::Second => (b, nf == ns),
@@ -375,7 +378,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
 /// True when taking the counter at `cell` (row from the top, column, 1-based)
 /// away leaves no winning run: it lies on every run, and splits each into
 /// pieces shorter than z.
-fn breaks_every_run(runs: &[Run], cell: (usize, usize), z: usize) -> bool {
+fn breaks_every_run(runs: &[RunCells], cell: (usize, usize), z: usize) -> bool {
     runs.iter().all(|run| {
         run.cells
             .iter()

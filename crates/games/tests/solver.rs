@@ -301,7 +301,7 @@ fn columns_past_nine_are_letters() {
 /// players, played column by column from the bottom. Shares nothing with
 /// the solver: no bitboard, no key, no run detector.
 #[derive(Clone)]
-struct Grid {
+struct PlainBoard {
     width: usize,
     height: usize,
     z: usize,
@@ -310,9 +310,9 @@ struct Grid {
     played: usize,
 }
 
-impl Grid {
-    fn new(width: usize, height: usize, z: usize) -> Grid {
-        Grid {
+impl PlainBoard {
+    fn new(width: usize, height: usize, z: usize) -> PlainBoard {
+        PlainBoard {
             width,
             height,
             z,
@@ -406,7 +406,7 @@ fn larger_and_odd_frames_agree_with_a_grid_minimax() {
         for _ in 0..5 {
             // A game that never completes a run, restarted when stuck.
             let (grid, moves) = loop {
-                let mut grid = Grid::new(width, height, z);
+                let mut grid = PlainBoard::new(width, height, z);
                 let mut moves = Vec::new();
                 while grid.played < width * height - empty {
                     let open: Vec<usize> = (0..width)

@@ -12,7 +12,7 @@ pub struct ArbitraryGame {
     pub width: u8,
     /// Rows, taken as 1 + height % 8.
     pub height: u8,
-    /// Line length, taken as 1 + connect % 6.
+    /// Winning run length, taken as 1 + connect % 6.
     pub connect: u8,
     /// Each picks one of the columns that still have room.
     pub moves: Vec<u8>,

@@ -6,7 +6,8 @@
 //!   problems;
 //! - [`grammar_forms`]: the judge's fast forms of the grammar (its byte
 //!   scanners, `Prefix`) held to the nom grammar line by line;
-//! - [`grid`]: the naive board that the `step` target holds `step` to;
+//! - [`full_scan`]: the full-board-scan oracle that the `step` target
+//!   holds `step` and the judge's batched path to;
 //! - [`arbitrary_game`]: structured random games for the fuzzers;
 //! - [`scale`]: games whose code is known by construction, at any size;
 //! - [`targets`]: the fuzz targets' bodies, so `cargo test` replays corpora.
@@ -14,8 +15,8 @@
 #![deny(missing_docs)]
 
 pub mod arbitrary_game;
+pub mod full_scan;
 pub mod grammar_forms;
-pub mod grid;
 pub mod oracle;
 pub mod scale;
 pub mod targets;

@@ -2,7 +2,7 @@
 //!
 //! It reads the whole input, splits lines with the plainest code possible,
 //! keeps the frame as a full grid (small frames only), and after every move
-//! scans the entire board for a line. It shares no board, parsing or line
+//! scans the entire board for a winning run. It shares no board, parsing or line
 //! detection code with the judge: only the number type, the code type and
 //! the winnability formula (itself checked against brute force in tests).
 
@@ -214,7 +214,7 @@ mod tests {
 
 /// A column-major grid of a small frame: `grid[c][r]`, row 0 at the bottom,
 /// 0 empty, 1 the first player, 2 the second.
-pub type Grid = Vec<Vec<u8>>;
+pub type CellColumns = Vec<Vec<u8>>;
 
 /// How a position reached by some game stands (see [`reachable_positions`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,16 +223,16 @@ pub enum Standing {
     FirstMoves,
     /// The second player is to move.
     SecondMoves,
-    /// The first player completed a line.
+    /// The first player completed a winning run.
     FirstWins,
-    /// The second player completed a line.
+    /// The second player completed a winning run.
     SecondWins,
-    /// The frame is full with no line.
+    /// The frame is full with no winning run.
     Draw,
 }
 
 /// Every position some legal game reaches on a `width` by `height` frame
-/// with lines of `z`, by playing every game (stopping at the first line),
+/// with winning runs of `z`, by playing every game (stopping at the first winning run),
 /// with how it stands. Columns are listed bottom-up, as the players' numbers.
 /// Runs are found by a full scan of the grid.
 pub fn reachable_positions(
@@ -244,7 +244,7 @@ pub fn reachable_positions(
     let empty: Vec<Vec<u8>> = vec![Vec::new(); width];
     truth.insert(empty.clone(), Standing::FirstMoves);
     let mut frontier = vec![empty];
-    let grid_of = |stacks: &[Vec<u8>]| -> Grid {
+    let grid_of = |stacks: &[Vec<u8>]| -> CellColumns {
         stacks
             .iter()
             .map(|s| {
@@ -325,7 +325,7 @@ pub fn rotate_plainly(rows: &[&[u8]], k: usize) -> (bool, bool) {
 /// columns) on a small frame, by plain negamax over every game with a full
 /// scan for lines; `None` when the moves are not a legal unfinished game.
 pub fn game_value(width: usize, height: usize, z: usize, moves: &[usize]) -> Option<i32> {
-    let mut grid: Grid = vec![vec![0; height]; width];
+    let mut grid: CellColumns = vec![vec![0; height]; width];
     let mut heights = vec![0; width];
     for (i, &c) in moves.iter().enumerate() {
         let player = if i.is_multiple_of(2) { 1 } else { 2 };
@@ -341,12 +341,12 @@ pub fn game_value(width: usize, height: usize, z: usize, moves: &[usize]) -> Opt
     let cells = (width * height) as i32;
     let mut memo = std::collections::HashMap::new();
     fn negamax(
-        grid: &mut Grid,
+        grid: &mut CellColumns,
         heights: &mut Vec<usize>,
         played: i32,
         cells: i32,
         z: usize,
-        memo: &mut std::collections::HashMap<Grid, i32>,
+        memo: &mut std::collections::HashMap<CellColumns, i32>,
     ) -> i32 {
         if played == cells {
             return 0;

@@ -28,7 +28,7 @@ pub enum Family {
     Staircase,
     /// `2 n 2` (`n` at least 3): player 1 wins at move 3, then column 1 is
     /// filled to its top and played once more: illegal row (5), also with
-    /// lines of 3 (unwon).
+    /// runs of 3 (unwon).
     FullAfterWin,
     /// `(2^64 + n - 1) 2 4`: a row of four across the columns 2^64 - 2 to
     /// 2^64 + 1, where a machine word ends; with `n = 1` the last of them is
@@ -71,7 +71,7 @@ pub struct Scale {
     pub family: Family,
     /// Its length.
     pub n: u64,
-    /// Ask for a line one longer than the family builds.
+    /// Ask for a run one longer than the family builds.
     pub longer: bool,
 }
 

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `parse` | a game file's bytes (up to 2 MiB) | no panic; the verdict does not depend on chunking or on the store; on frames of up to 4096 cells, judge and oracle agree (inputs up to 64 KiB) |
 //! | `game` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
-//! | `step` | a frame (small, or a window of a frame up to and past 2^64 wide) and columns, including full columns, columns past X and moves after a win | folding `connectz::step`, after every move the effect and the whole board are those of [`Grid`], the rules applied to a grid scanned whole |
+//! | `step` | a frame (small, or a window of a frame up to and past 2^64 wide) and columns, including full columns, columns past X and moves after a win | folding `connectz::step`, after every move the effect and the whole board are those of [`FullScanBoard`], the rules applied to a board scanned whole; the game as a file, through the judge's batched path on every store (auto, sparse, dense) and over several chunkings (whole, a byte at a time, sizes from the input), gives the same verdict, findings, final board, last move and winning run |
 //! | `board` | a grid, as text or built from bytes | `cz board` never panics and answers within its bounds; on frames of up to 12 cells it agrees with every game played out |
 //! | `rotate` | a "Rotate" input, as text or built from bytes | no panic; on boards up to 7 x 7 the answer is that of turning, falling and scanning literally |
 //! | `solve` | positions, as text or built from bytes | no panic and bounded work; on frames of up to 12 cells the solver's score is that of plain negamax |
@@ -18,13 +18,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use arbitrary::{Arbitrary, Unstructured};
 
 use connectz::{
-    Effect, Game, Header, Judge, Keep, Nat, Storage, judge_bytes, judge_chunked, winnable,
+    Effect, Finding, Game, Header, Judge, Keep, Nat, SHOWN_DIGITS, Storage, decide, judge_bytes,
+    judge_chunked, winnable,
 };
 use connectz_games::snapshot::{self, Answer};
 use connectz_games::solver::{Position, Shape, Solver};
 
 use crate::arbitrary_game::ArbitraryGame;
-use crate::grid::{Grid, Outcome};
+use crate::full_scan::{FullScanBoard, Ruling};
 use crate::oracle::{self, Standing, differential};
 
 /// The largest input the fuzz targets take (`-max_len`).
@@ -72,8 +73,13 @@ pub fn game(game: &ArbitraryGame) {
     }
 }
 
-/// `step`: folds [`connectz::step`] over columns made from bytes and, after
-/// every move, compares its effect and the whole board with [`Grid`].
+/// `step`: one game, three ways. Folds [`connectz::step`] over columns
+/// made from bytes and, after every move, compares its effect and the whole
+/// board with [`FullScanBoard`], the rules applied to a board scanned whole.
+/// Then the game as a file goes through the judge's batched path (the
+/// [`Judge`], whose ordinary moves skip `step`) on every store and over
+/// several chunkings, and must give the verdict, findings and final state
+/// that the fold of `step` and the oracle give.
 pub fn step(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let (Ok(shape), Ok(width), Ok(height), Ok(connect), Ok(kind)) = (
@@ -114,25 +120,30 @@ pub fn step(data: &[u8]) {
         z: z.clone(),
     };
     let mut game = Game::new(&header, keep);
-    let mut grid = Grid::new(x.clone(), y, &z, base, width);
+    let mut oracle = FullScanBoard::new(x.clone(), y, &z, base, width);
     let mut first_after_win = None;
     let mut moves = Vec::new();
+    let mut effects = Vec::new();
+    // The state where the judge stops playing: r[rule.column-range] and
+    // r[rule.column-full] faults end play (nothing placed), so it is the
+    // state after the first of them.
+    let mut stopped: Option<(Game, FullScanBoard)> = None;
     while let Ok(byte) = u.arbitrary::<u8>() {
         let column = match byte % 16 {
             0 => x.add_u64(1 + u64::from(byte / 16)),
             1 => x.add(&x),
-            _ => grid.column(usize::from(byte / 16) % width),
+            _ => oracle.column(usize::from(byte / 16) % width),
         };
         moves.push(column.clone());
         let (next, effect) = connectz::step(game, &column);
         game = next;
-        let expected = grid.drop(&column);
+        let expected = oracle.step(&column);
         let context = || format!("frame {x} {} {z}, {keep:?}, moves {moves:?}", header.y);
         match (&effect, &expected) {
-            (Effect::OffFrame, Outcome::OffFrame) | (Effect::ColumnFull, Outcome::ColumnFull) => {}
+            (Effect::OffFrame, Ruling::OffFrame) | (Effect::ColumnFull, Ruling::ColumnFull) => {}
             (
                 Effect::Placed { row, after_win },
-                Outcome::Placed {
+                Ruling::Placed {
                     row: r,
                     after_win: a,
                 },
@@ -141,17 +152,14 @@ pub fn step(data: &[u8]) {
                     first_after_win = Some((column.clone(), *row));
                 }
             }
-            (Effect::Won { row, run }, Outcome::Won { row: r, runs }) if row == r => {
+            (Effect::Won { row, run }, Ruling::Won { row: r, runs }) if row == r => {
                 // The run reported is one the scan finds, through the counter
                 // just placed.
-                let found = runs.iter().any(|g| {
-                    g.player == run.player
-                        && g.column == run.column
-                        && g.row == run.row
-                        && g.direction == run.direction
-                        && g.length == run.length
-                });
-                assert!(found, "run {run:?} is not among {runs:?}; {}", context());
+                assert!(
+                    runs.contains(run),
+                    "run {run:?} is not among {runs:?}; {}",
+                    context()
+                );
                 assert!(
                     run.cells().any(|(c, r)| c == column && r == *row),
                     "run {run:?} misses the counter; {}",
@@ -163,29 +171,11 @@ pub fn step(data: &[u8]) {
                 context()
             ),
         }
-        // The whole board: who moves, how many counters, each column's
-        // height, and every owner while runs are still looked for or the
-        // board is kept.
-        assert_eq!(game.to_move(), grid.to_move(), "{}", context());
-        assert_eq!(game.placed(), grid.placed(), "{}", context());
-        let owners_kept = keep.board || game.winning_run().is_none();
-        for i in 0..width {
-            let c = grid.column(i);
-            let owners = grid.owners(i);
-            assert_eq!(
-                game.board().height(&c),
-                owners.len() as u64,
-                "{}",
-                context()
-            );
-            if owners_kept {
-                for (r, &p) in owners.iter().enumerate() {
-                    let row = r as u64 + 1;
-                    assert_eq!(game.board().owner(&c, row), Some(p), "{}", context());
-                }
-                assert_eq!(game.board().owner(&c, owners.len() as u64 + 1), None);
-            }
+        if stopped.is_none() && matches!(effect, Effect::OffFrame | Effect::ColumnFull) {
+            stopped = Some((game.clone(), oracle.clone()));
         }
+        effects.push(effect);
+        assert_same_board(&game, &oracle, keep.board, &context);
         assert_eq!(
             game.first_after_win().map(|(c, r)| (c.clone(), r)),
             first_after_win,
@@ -196,6 +186,179 @@ pub fn step(data: &[u8]) {
             break;
         }
     }
+    let (stepped, scanned) = stopped.unwrap_or((game, oracle));
+    let (faults, result) = findings_of(&moves, &effects, &x, &stepped);
+    let verdict = decide(faults.iter().chain(result.iter())).cloned();
+    let file = render(&header, &moves);
+    // Chunk sizes: the whole file, a byte at a time (every line split), and
+    // sizes the input picks, half the file among them, in turn (so the
+    // fuzzer explores where chunks cut lines and batches).
+    let mut picked: Vec<usize> = data
+        .iter()
+        .rev()
+        .take(3)
+        .map(|&b| usize::from(b % 23) + 2)
+        .collect();
+    picked.push(file.len() / 2 + 1);
+    let chunkings = [vec![file.len()], vec![1], picked];
+    for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
+        for sizes in &chunkings {
+            let keeping = Keep {
+                storage,
+                board: keep.board,
+            };
+            let context = || {
+                format!(
+                    "{keeping:?}, chunks {sizes:?}, file {:?}",
+                    String::from_utf8_lossy(&file)
+                )
+            };
+            let report = judge_in_chunks(&file, sizes, Judge::keeping(keeping));
+            assert_eq!(Some(&report.verdict), verdict.as_ref(), "{}", context());
+            assert_eq!(report.faults, faults, "{}", context());
+            assert_eq!(report.result, result, "{}", context());
+            let judged = report.game.as_ref().expect("a winnable frame is played");
+            assert_eq!(judged.to_move(), stepped.to_move(), "{}", context());
+            assert_eq!(judged.placed(), stepped.placed(), "{}", context());
+            assert_eq!(judged.last(), stepped.last(), "{}", context());
+            assert_eq!(judged.winning_run(), stepped.winning_run(), "{}", context());
+            assert_eq!(
+                judged.first_after_win(),
+                stepped.first_after_win(),
+                "{}",
+                context()
+            );
+            assert_eq!(judged.is_full(), stepped.is_full(), "{}", context());
+            assert_eq!(
+                judged.board().heights_only(),
+                stepped.board().heights_only(),
+                "{}",
+                context()
+            );
+            assert_same_board(judged, &scanned, keep.board, &context);
+        }
+    }
+}
+
+/// The game's board is the oracle's: who moves, how many counters, each
+/// column's height, and every owner while runs are still looked for or the
+/// board is kept.
+fn assert_same_board(
+    game: &Game,
+    oracle: &FullScanBoard,
+    keep_board: bool,
+    context: &dyn Fn() -> String,
+) {
+    assert_eq!(game.to_move(), oracle.to_move(), "{}", context());
+    assert_eq!(game.placed(), oracle.placed(), "{}", context());
+    let owners_kept = keep_board || game.winning_run().is_none();
+    for i in 0..oracle.width() {
+        let c = oracle.column(i);
+        let owners = oracle.owners(i);
+        let height = owners.len() as u64;
+        assert_eq!(game.board().height(&c), height, "{}", context());
+        if owners_kept {
+            for (r, &p) in owners.iter().enumerate() {
+                let row = r as u64 + 1;
+                assert_eq!(game.board().owner(&c, row), Some(p), "{}", context());
+            }
+            assert_eq!(game.board().owner(&c, height + 1), None, "{}", context());
+        }
+    }
+}
+
+/// What the judge must find in a file of `moves` (lines 2 on) whose
+/// effects, folding `step`, were `effects`: the first finding of each kind
+/// in file order, and the result of play. Play stops at the first move past
+/// X or into a full column (leaving `stopped`); after it only columns past
+/// X are still looked at.
+fn findings_of(
+    moves: &[Nat],
+    effects: &[Effect],
+    x: &Nat,
+    stopped: &Game,
+) -> (Vec<Finding>, Option<Finding>) {
+    let mut faults: Vec<Finding> = Vec::new();
+    let mut won = None;
+    let mut playing = true;
+    let shown = |column: &Nat| column.leading(SHOWN_DIGITS + 1);
+    for (i, (column, effect)) in moves.iter().zip(effects).enumerate() {
+        let line = i as u64 + 2;
+        let off_frame_seen = faults.iter().any(|f| matches!(f, Finding::OffFrame { .. }));
+        if !playing {
+            if column > x && !off_frame_seen {
+                faults.push(Finding::OffFrame {
+                    line,
+                    column: shown(column),
+                });
+            }
+            continue;
+        }
+        match effect {
+            Effect::OffFrame => {
+                faults.push(Finding::OffFrame {
+                    line,
+                    column: shown(column),
+                });
+                playing = false;
+            }
+            Effect::ColumnFull => {
+                faults.push(Finding::ColumnFull {
+                    line,
+                    column: column.clone(),
+                });
+                playing = false;
+            }
+            Effect::OutOfMemory => {
+                faults.push(Finding::Exhausted { line });
+                playing = false;
+            }
+            Effect::Placed {
+                after_win: true, ..
+            } => {
+                if !faults.iter().any(|f| matches!(f, Finding::AfterWin { .. })) {
+                    faults.push(Finding::AfterWin { line });
+                }
+            }
+            Effect::Placed { .. } => {}
+            Effect::Won { run, .. } => {
+                won = Some(Finding::Won {
+                    line,
+                    run: run.clone(),
+                });
+            }
+        }
+    }
+    let last_line = moves.len() as u64 + 1;
+    let result = match won {
+        Some(won) => won,
+        None if stopped.is_full() => Finding::Draw { line: last_line },
+        None => Finding::Unfinished { line: last_line },
+    };
+    (faults, Some(result))
+}
+
+/// The game file: the header, then a column a line.
+fn render(header: &Header, moves: &[Nat]) -> Vec<u8> {
+    let mut file = format!("{} {} {}\n", header.x, header.y, header.z);
+    for column in moves {
+        file.push_str(&format!("{column}\n"));
+    }
+    file.into_bytes()
+}
+
+/// `judge` fed `bytes` in chunks of `sizes`, in turn.
+fn judge_in_chunks(bytes: &[u8], sizes: &[usize], mut judge: Judge) -> connectz::Report {
+    let mut rest = bytes;
+    for &size in sizes.iter().cycle() {
+        if rest.is_empty() {
+            break;
+        }
+        let n = size.clamp(1, rest.len());
+        judge.feed(&rest[..n]);
+        rest = &rest[n..];
+    }
+    judge.finish()
 }
 
 /// Every position reached on a small frame, computed once per frame.
@@ -322,7 +485,7 @@ pub fn rotate(data: &[u8]) {
     let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
     assert_eq!(
         connectz_games::rotate::winners(&rows, k as u64),
-        oracle::rotate_plainly(&rows, k),
+        Some(oracle::rotate_plainly(&rows, k)),
         "k={k} {:?}",
         rows.iter()
             .map(|r| String::from_utf8_lossy(r))

@@ -187,7 +187,7 @@ impl<'a> Schedule<'a> {
 
     /// The exhaustive search (see [`reachable`]).
     fn search(&self, work: &mut Work) -> Option<bool> {
-        struct Frame {
+        struct Visit {
             options: Vec<usize>,
             next: usize,
             key: Box<[u32]>,
@@ -199,7 +199,7 @@ impl<'a> Schedule<'a> {
         let mut placed = 0;
         let mut dead: HashSet<Box<[u32]>> = HashSet::new();
         let mut dead_bytes = 0usize;
-        let mut frames: Vec<Frame> = Vec::new();
+        let mut frames: Vec<Visit> = Vec::new();
         let mut via = None;
         loop {
             // Enter the position `heights`.
@@ -228,7 +228,7 @@ impl<'a> Schedule<'a> {
                 // Columns with the same remaining counters are one choice.
                 let mut seen = HashSet::new();
                 options.retain(|o| seen.insert(o.1));
-                frames.push(Frame {
+                frames.push(Visit {
                     options: options.into_iter().map(|o| o.2).collect(),
                     next: 0,
                     key,

@@ -1,9 +1,9 @@
-//! A frame as bitboard masks, and line detection over a word.
+//! A frame as bitboard masks, and run detection over a word.
 //!
 //! Column `c` holds bits `c * (height + 1) ..`, bottom first, with one spare
 //! bit on top that is never a counter, so shifts by `height + 1` (across),
 //! `height` and `height + 2` (the diagonals) and 1 (up) never join cells of
-//! different columns into a line.
+//! different columns into a run.
 
 use super::word::Word;
 
@@ -94,7 +94,7 @@ impl<W: Word> Geometry<W> {
         self.z <= self.width.max(self.height)
     }
 
-    /// The fastest line detector for this frame.
+    /// The fastest run detector for this frame.
     pub fn detector(&self) -> Detector {
         if !self.line_fits() {
             Detector::None
@@ -108,10 +108,10 @@ impl<W: Word> Geometry<W> {
     }
 }
 
-/// Which [`Lines`] implementation a frame uses.
+/// Which [`RunDetector`] implementation a frame uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Detector {
-    /// No line fits: nobody ever wins.
+    /// No run fits: nobody ever wins.
     None,
     /// z = 4: the shift-and-AND form.
     Four,
@@ -123,15 +123,15 @@ pub(crate) enum Detector {
 
 /// Run detection: the cells that would complete a run of z for `own`.
 /// The result is not masked: callers keep only the empty cells.
-pub(crate) trait Lines<W: Word>: Copy + Send + Sync + 'static {
+pub(crate) trait RunDetector<W: Word>: Copy + Send + Sync + 'static {
     fn wins(g: &Geometry<W>, own: W) -> W;
 }
 
 /// Nobody ever wins (z longer than both sides).
 #[derive(Clone, Copy)]
-pub(crate) struct NoLines;
+pub(crate) struct NoRuns;
 
-impl<W: Word> Lines<W> for NoLines {
+impl<W: Word> RunDetector<W> for NoRuns {
     #[inline(always)]
     fn wins(_: &Geometry<W>, _: W) -> W {
         W::ZERO
@@ -143,7 +143,7 @@ impl<W: Word> Lines<W> for NoLines {
 #[derive(Clone, Copy)]
 pub(crate) struct Four;
 
-impl<W: Word> Lines<W> for Four {
+impl<W: Word> RunDetector<W> for Four {
     #[inline(always)]
     fn wins(g: &Geometry<W>, p: W) -> W {
         four(p, g.height as u32)
@@ -154,7 +154,7 @@ impl<W: Word> Lines<W> for Four {
 #[derive(Clone, Copy)]
 pub(crate) struct FourHigh<const H: u32>;
 
-impl<W: Word, const H: u32> Lines<W> for FourHigh<H> {
+impl<W: Word, const H: u32> RunDetector<W> for FourHigh<H> {
     #[inline(always)]
     fn wins(g: &Geometry<W>, p: W) -> W {
         debug_assert_eq!(g.height as u32, H);
@@ -182,7 +182,7 @@ fn four<W: Word>(p: W, h: u32) -> W {
 #[derive(Clone, Copy)]
 pub(crate) struct Runs<const N: usize>;
 
-impl<W: Word, const N: usize> Lines<W> for Runs<N> {
+impl<W: Word, const N: usize> RunDetector<W> for Runs<N> {
     #[inline(always)]
     fn wins(g: &Geometry<W>, own: W) -> W {
         let (h, z) = (g.height as u32, g.z);

@@ -1,5 +1,5 @@
 //! An exact solver for Connect-Z positions on frames whose bitboard fits in
-//! 128 bits (width * (height + 1) <= 128), for any line length z; frames that
+//! 128 bits (width * (height + 1) <= 128), for any winning run length z; frames that
 //! fit 64 bits are searched in 64-bit words.
 //!
 //! The ideas are the public ones of Pascal Pons' Connect Four solver
@@ -10,7 +10,7 @@
 //!
 //! Score (r[solve.score]): 0 for a draw; for a win of the side to move,
 //! (cells + 1) / 2 + 1 minus the number of counters the winner has played
-//! when the line is completed with best play by both; negative when the side
+//! when the run is completed with best play by both; negative when the side
 //! to move loses.
 
 use std::fmt;
@@ -64,8 +64,8 @@ mod word;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use geometry::{Detector, Four, FourHigh, Geometry, Lines, NoLines, Runs};
-use search::{Busy, Goal, Limits, Pos, Search};
+use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
+use search::{Busy, Goal, Pos, Search, SearchBounds};
 use table::Table;
 use word::Word;
 
@@ -201,7 +201,7 @@ impl Position {
     /// then `a`-`z` for 10 to 35); `.` alone is the empty frame.
     ///
     /// # Errors
-    /// A bad character, a full column, or a move after a completed line.
+    /// A bad character, a full column, or a move after a completed run.
     pub fn from_moves(shape: Shape, moves: &str) -> Result<Position, PositionError> {
         let mut p = Position::new(shape);
         if moves == "." {
@@ -270,14 +270,14 @@ impl Position {
         self.own_wins() & self.p.possible(&self.g) & self.g.column(col) != 0
     }
 
-    /// True when the side to move can complete a line now.
+    /// True when the side to move can complete a run now.
     pub fn can_win_next(&self) -> bool {
         self.own_wins() & self.p.possible(&self.g) != 0
     }
 
     /// Columns (0-based) that do not hand the opponent an immediate win,
     /// each with the number of cells where the side to move then threatens
-    /// to complete a line; empty when every move loses.
+    /// to complete a run; empty when every move loses.
     pub fn safe_moves(&self) -> Vec<(usize, u32)> {
         let next = search::non_losing(self.p.possible(&self.g), self.opponent_wins());
         let empty = self.g.board ^ self.p.mask;
@@ -292,7 +292,7 @@ impl Position {
             .collect()
     }
 
-    /// (cells where the side to move would complete a line, cells where the
+    /// (cells where the side to move would complete a run, cells where the
     /// opponent would).
     pub fn threat_counts(&self) -> (u32, u32) {
         (
@@ -354,7 +354,7 @@ impl Default for Solver {
 }
 
 /// What one search returns: the score (None when it gave up) and its nodes.
-type Outcome = (Option<i32>, u64);
+type ScoreAndNodes = (Option<i32>, u64);
 
 impl Solver {
     /// A solver with a table of [`DEFAULT_TABLE_MB`] and one thread.
@@ -521,12 +521,18 @@ impl Solver {
     }
 }
 
-/// Picks the line detector once per search.
-fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs: usize) -> Outcome {
+/// Picks the run detector once per search.
+fn dispatch<W: Word>(
+    table: &Table,
+    p: &Position,
+    goal: Goal,
+    budget: u64,
+    jobs: usize,
+) -> ScoreAndNodes {
     let g = p.shape().geometry::<W>();
     let pos = p.narrow::<W>();
     match g.detector() {
-        Detector::None => run::<W, NoLines>(g, table, pos, goal, budget, jobs),
+        Detector::None => run::<W, NoRuns>(g, table, pos, goal, budget, jobs),
         // Constant shifts for the heights of the frames people play (7 x 6,
         // 6 x 6, 7 x 7, 8 x 7): about an eighth fewer instructions a node.
         Detector::Four if g.height == 6 => run::<W, FourHigh<6>>(g, table, pos, goal, budget, jobs),
@@ -539,19 +545,19 @@ fn dispatch<W: Word>(table: &Table, p: &Position, goal: Goal, budget: u64, jobs:
 
 /// Runs the search on `jobs` threads sharing the table; the first to finish
 /// stops the others.
-fn run<W: Word, L: Lines<W>>(
+fn run<W: Word, L: RunDetector<W>>(
     g: Geometry<W>,
     table: &Table,
     p: Pos<W>,
     goal: Goal,
     budget: u64,
     jobs: usize,
-) -> Outcome {
+) -> ScoreAndNodes {
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<i32>> = Mutex::new(None);
     let busy = (jobs > 1).then(Busy::new);
     let thread = |helper: usize| -> u64 {
-        let limits = Limits {
+        let limits = SearchBounds {
             budget,
             stop: &stop,
         };
@@ -613,7 +619,7 @@ mod tests {
                 assert_eq!(score_with::<u128>(&p, false), want, "{moves} in 128 bits");
             }
         }
-        // Other line lengths and frames, every detector.
+        // Other run lengths and frames, every detector.
         for (width, height, z, moves) in [
             (6, 5, 3, "3434"),
             (4, 5, 5, "2"),

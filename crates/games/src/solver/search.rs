@@ -1,13 +1,13 @@
 //! The search: negamax with alpha-beta on null windows, over word `W` with
-//! line detector `L`, monomorphised so that the hot loop has no dispatch.
+//! run detector `L`, monomorphised so that the hot loop has no dispatch.
 //! Per node: no allocation (moves live in one buffer that grows to the
 //! deepest line once), one line detection per candidate move (its result is
 //! both the move's order score and the child's threat mask), one table probe.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use super::geometry::{Geometry, Lines};
-use super::table::{Bound, Part, View};
+use super::geometry::{Geometry, RunDetector};
+use super::table::{Bound, TablePart, View};
 use super::win_score;
 use super::word::Word;
 
@@ -50,13 +50,13 @@ impl<W: Word> Pos<W> {
 
     /// Empty cells where the side to move completes a run.
     #[inline(always)]
-    pub fn own_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
+    pub fn own_wins<L: RunDetector<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current) & (g.board ^ self.mask)
     }
 
     /// Empty cells where the opponent completes a run.
     #[inline(always)]
-    pub fn opponent_wins<L: Lines<W>>(&self, g: &Geometry<W>) -> W {
+    pub fn opponent_wins<L: RunDetector<W>>(&self, g: &Geometry<W>) -> W {
         L::wins(g, self.current ^ self.mask) & (g.board ^ self.mask)
     }
 }
@@ -91,7 +91,7 @@ fn key_of<W: Word>(g: &Geometry<W>, mirror_below: i32, p: Pos<W>) -> W {
 }
 
 /// A candidate move: its cell, the cells where the mover then threatens to
-/// complete a line, and their number (the order score).
+/// complete a run, and their number (the order score).
 #[derive(Clone, Copy)]
 struct Move<W> {
     bit: W,
@@ -158,7 +158,7 @@ impl Busy {
 }
 
 /// Why a search stopped early.
-pub(crate) struct Limits<'a> {
+pub(crate) struct SearchBounds<'a> {
     /// Node count after which it gives up.
     pub budget: u64,
     /// Set by another thread that found the answer, or by an interrupt.
@@ -166,10 +166,10 @@ pub(crate) struct Limits<'a> {
 }
 
 /// One thread's search.
-pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
+pub(crate) struct Search<'a, W: Word, L: RunDetector<W>> {
     g: Geometry<W>,
     table: View<'a, W>,
-    limits: Limits<'a>,
+    limits: SearchBounds<'a>,
     pub nodes: u64,
     pub aborted: bool,
     /// Candidate moves of every node on the current line, each node's after
@@ -195,7 +195,7 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     /// with which thread reaches a node first); on one thread the mid
     /// part's extra entries cost more than they spare (Begin-Medium: 2 %
     /// fewer nodes at 9 to 18 % fewer a second).
-    parts: Box<[Part]>,
+    parts: Box<[TablePart]>,
     /// Positions of fewer moves than this (more than about half the frame
     /// empty: far from the end) are keyed by the smaller of their key and
     /// their mirror image's, so that a position and its mirror share an
@@ -208,11 +208,11 @@ pub(crate) struct Search<'a, W: Word, L: Lines<W>> {
     _lines: std::marker::PhantomData<L>,
 }
 
-impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
+impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
     pub fn new(
         g: Geometry<W>,
         table: View<'a, W>,
-        limits: Limits<'a>,
+        limits: SearchBounds<'a>,
         helper: usize,
         busy: Option<&'a Busy>,
     ) -> Self {
@@ -236,11 +236,11 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
             parts: (0..=g.cells())
                 .map(|moves| {
                     if moves >= near_from {
-                        Part::Near
+                        TablePart::Near
                     } else if moves >= g.cells() / 3 {
-                        Part::Mid
+                        TablePart::Mid
                     } else {
-                        Part::Far
+                        TablePart::Far
                     }
                 })
                 .collect(),
@@ -320,7 +320,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
 
     /// Negamax with alpha-beta. `p` has no immediate win for the side to
     /// move; `threats` are the empty cells where the opponent would complete
-    /// a line. `cut_expected`: the node is expected to be cut by its first
+    /// a run. `cut_expected`: the node is expected to be cut by its first
     /// child (the root, the eldest child of a node not expected to be cut,
     /// and every child of one whose first child did not cut it); otherwise
     /// every child is expected to be searched.
@@ -345,7 +345,7 @@ impl<'a, W: Word, L: Lines<W>> Search<'a, W, L> {
         let cells = g.cells();
         let next = non_losing(p.possible(g), threats);
         if next.is_zero() {
-            // Every move lets the opponent complete a line next.
+            // Every move lets the opponent complete a run next.
             return -win_score(cells, p.moves + 1);
         }
         if p.moves >= cells - 2 {
@@ -506,7 +506,7 @@ mod tests {
             let g = Geometry::<u64>::new(width, height, 4);
             let cells = (width * height) as i32;
             let parts = |busy: Option<&Busy>| {
-                let limits = Limits {
+                let limits = SearchBounds {
                     budget: 0,
                     stop: &stop,
                 };
@@ -521,11 +521,11 @@ mod tests {
                 for (moves, &part) in parts.iter().enumerate() {
                     let moves = moves as i32;
                     let want = if moves >= near {
-                        Part::Near
+                        TablePart::Near
                     } else if moves >= cells / 3 {
-                        Part::Mid
+                        TablePart::Mid
                     } else {
-                        Part::Far
+                        TablePart::Far
                     };
                     assert_eq!(part, want, "{width} x {height}, {moves} moves");
                 }

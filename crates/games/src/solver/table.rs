@@ -41,7 +41,7 @@ pub(crate) enum Bound {
 /// Which part of the table holds a position's entry, by how far the
 /// position is from the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
+pub(crate) enum TablePart {
     /// At most about half the frame empty (three sevenths with other
     /// threads): most of the nodes, whose entries are worth least; a part
     /// small enough for a core's own cache.
@@ -186,11 +186,11 @@ impl<W: Word> View<'_, W> {
     /// The region, the first word of the entry, the key's low 64 bits for
     /// two-word entries, and the rest of the key kept in the entry's last word.
     #[inline(always)]
-    fn locate(&self, key: W, part: Part) -> (&[AtomicU64], usize, u64, u64) {
+    fn locate(&self, key: W, part: TablePart) -> (&[AtomicU64], usize, u64, u64) {
         let region = match part {
-            Part::Near => &self.near,
-            Part::Mid => &self.mid,
-            Part::Far => &self.far,
+            TablePart::Near => &self.near,
+            TablePart::Mid => &self.mid,
+            TablePart::Far => &self.far,
         };
         let h = key.mix();
         let index = h.slice64(W::BITS - region.bits) as usize;
@@ -201,7 +201,7 @@ impl<W: Word> View<'_, W> {
 
     /// The bound stored for `key` in `part`, if any.
     #[inline(always)]
-    pub fn get(&self, key: W, part: Part) -> Option<Bound> {
+    pub fn get(&self, key: W, part: TablePart) -> Option<Bound> {
         let (words, at, low, rest) = self.locate(key, part);
         let last = words[at + self.slots - 1].load(Relaxed);
         if last >> 56 != self.generation || last & REST_MASK != rest {
@@ -221,7 +221,7 @@ impl<W: Word> View<'_, W> {
     /// Stores a bound for `key` (scores within -128..=127), replacing what
     /// the entry held.
     #[inline(always)]
-    pub fn put(&self, key: W, part: Part, bound: Bound) {
+    pub fn put(&self, key: W, part: TablePart, bound: Bound) {
         let (words, at, low, rest) = self.locate(key, part);
         let (lower, score) = match bound {
             Bound::Lower(s) => (1u64, s),
@@ -271,7 +271,7 @@ mod tests {
                 Bound::Upper(60 - i as i32)
             }
         };
-        for part in [Part::Far, Part::Mid, Part::Near] {
+        for part in [TablePart::Far, TablePart::Mid, TablePart::Near] {
             for (i, &k) in keys.iter().enumerate() {
                 view.put(k, part, bound(i));
                 assert_eq!(view.get(k, part), Some(bound(i)));
@@ -285,7 +285,7 @@ mod tests {
         table.clear();
         let view = table.view::<W>();
         assert!(keys.iter().all(|&k| {
-            [Part::Far, Part::Mid, Part::Near]
+            [TablePart::Far, TablePart::Mid, TablePart::Near]
                 .iter()
                 .all(|&p| view.get(k, p).is_none())
         }));
@@ -315,16 +315,16 @@ mod tests {
         let first = 12345u64;
         let index = |k: u64| k.mix() >> (64 - view.far.bits);
         let second = (first + 1..).find(|&k| index(k) == index(first)).unwrap();
-        view.put(first, Part::Far, Bound::Upper(3));
-        view.put(second, Part::Far, Bound::Lower(-3));
-        assert_eq!(view.get(first, Part::Far), None);
-        assert_eq!(view.get(second, Part::Far), Some(Bound::Lower(-3)));
-        assert_eq!(view.get(second, Part::Mid), None);
-        assert_eq!(view.get(second, Part::Near), None);
-        view.put(second, Part::Mid, Bound::Upper(5));
-        assert_eq!(view.get(second, Part::Far), Some(Bound::Lower(-3)));
-        assert_eq!(view.get(second, Part::Mid), Some(Bound::Upper(5)));
-        assert_eq!(view.get(second, Part::Near), None);
+        view.put(first, TablePart::Far, Bound::Upper(3));
+        view.put(second, TablePart::Far, Bound::Lower(-3));
+        assert_eq!(view.get(first, TablePart::Far), None);
+        assert_eq!(view.get(second, TablePart::Far), Some(Bound::Lower(-3)));
+        assert_eq!(view.get(second, TablePart::Mid), None);
+        assert_eq!(view.get(second, TablePart::Near), None);
+        view.put(second, TablePart::Mid, Bound::Upper(5));
+        assert_eq!(view.get(second, TablePart::Far), Some(Bound::Lower(-3)));
+        assert_eq!(view.get(second, TablePart::Mid), Some(Bound::Upper(5)));
+        assert_eq!(view.get(second, TablePart::Near), None);
     }
 
     #[test]
@@ -332,10 +332,10 @@ mod tests {
         let mut table = Table::new(1);
         for round in 0..600u64 {
             let view = table.view::<u64>();
-            assert_eq!(view.get(round, Part::Far), None, "round {round}");
-            view.put(round, Part::Far, Bound::Upper(1));
-            view.put(round + 1, Part::Far, Bound::Upper(2));
-            assert_eq!(view.get(round, Part::Far), Some(Bound::Upper(1)));
+            assert_eq!(view.get(round, TablePart::Far), None, "round {round}");
+            view.put(round, TablePart::Far, Bound::Upper(1));
+            view.put(round + 1, TablePart::Far, Bound::Upper(2));
+            assert_eq!(view.get(round, TablePart::Far), Some(Bound::Upper(1)));
             table.clear();
         }
     }

@@ -1,33 +1,20 @@
-//! The naive board behind the `step` fuzz target: the rules of
-//! `spec/rules.md` applied literally to a grid, and every run found by
-//! scanning the whole grid from scratch after each move. It shares nothing
-//! with the core's board but the number type: no run lengths, no stores.
+//! The full-board-scan oracle behind the `step` fuzz target: the rules of
+//! `spec/rules.md` applied literally to the columns' owners, and every
+//! winning run found by scanning the whole board from scratch after each
+//! move. It shares nothing
+//! with the core's board but the number type and the words of a result
+//! (`Player`, `Direction`, `WinningRun`): no run lengths, no stores.
 //!
-//! The frame may be far wider than the grid: the grid holds a window of
+//! The frame may be far wider than the board: the board holds a window of
 //! `width` consecutive columns starting after column `base`, the only
 //! columns in the frame that moves reach (moves past X are off the frame).
 
-use connectz::{Direction, Nat, Player};
+use connectz::{Direction, Nat, Player, WinningRun};
 
-/// A maximal run of one player's counters: its lowest-column (then
-/// lowest-row) end, direction and length.
+/// What a move does by the rules' words: [`connectz::Effect`] as the
+/// oracle finds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Run {
-    /// Who owns it.
-    pub player: Player,
-    /// Column (1-based) of its start.
-    pub column: Nat,
-    /// Row (1-based) of its start.
-    pub row: u64,
-    /// Where it runs from the start.
-    pub direction: Direction,
-    /// Number of counters.
-    pub length: u64,
-}
-
-/// What a move does by the rules' words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ruling {
     /// r[rule.column-range]: a column greater than X.
     OffFrame,
     /// r[rule.column-full]: a column whose Y cells are taken.
@@ -45,14 +32,14 @@ pub enum Outcome {
     Won {
         /// 1-based row.
         row: u64,
-        /// Every run of Z or more on the board, each maximal.
-        runs: Vec<Run>,
+        /// Every winning run on the board (Z or more), each maximal.
+        runs: Vec<WinningRun>,
     },
 }
 
-/// The frame X by Y, lines of Z, and the window of columns played.
+/// The frame X by Y, runs of Z to win, and the window of columns played.
 #[derive(Clone, Debug)]
-pub struct Grid {
+pub struct FullScanBoard {
     x: Nat,
     y: Nat,
     z: u64,
@@ -63,11 +50,11 @@ pub struct Grid {
     won: bool,
 }
 
-impl Grid {
+impl FullScanBoard {
     /// An empty frame; moves reach columns `base + 1 ..= base + width`,
     /// which must lie inside it.
-    pub fn new(x: Nat, y: Nat, z: &Nat, base: Nat, width: usize) -> Grid {
-        Grid {
+    pub fn new(x: Nat, y: Nat, z: &Nat, base: Nat, width: usize) -> FullScanBoard {
+        FullScanBoard {
             x,
             y,
             z: z.to_u64().unwrap_or(u64::MAX),
@@ -81,6 +68,11 @@ impl Grid {
     /// The 1-based column of the window's column `i`.
     pub fn column(&self, i: usize) -> Nat {
         self.base.add_u64(i as u64 + 1)
+    }
+
+    /// Columns in the window.
+    pub fn width(&self) -> usize {
+        self.columns.len()
     }
 
     /// The owners of the window's column `i`, bottom up.
@@ -98,10 +90,10 @@ impl Grid {
         self.columns.iter().map(|c| c.len() as u64).sum()
     }
 
-    /// Drops the next counter into `column` (1-based), by the rules.
-    pub fn drop(&mut self, column: &Nat) -> Outcome {
+    /// Steps: the next counter into `column` (1-based), by the rules.
+    pub fn step(&mut self, column: &Nat) -> Ruling {
         if *column > self.x {
-            return Outcome::OffFrame;
+            return Ruling::OffFrame;
         }
         let i = column
             .checked_sub(&self.base)
@@ -110,31 +102,31 @@ impl Grid {
             .expect("moves stay inside the window or go past X") as usize
             - 1;
         if self.y <= self.columns[i].len() as u64 {
-            return Outcome::ColumnFull;
+            return Ruling::ColumnFull;
         }
         self.columns[i].push(self.to_move);
         self.to_move = self.to_move.other();
         let row = self.columns[i].len() as u64;
         if self.won {
-            return Outcome::Placed {
+            return Ruling::Placed {
                 row,
                 after_win: true,
             };
         }
         let runs = self.runs();
         if runs.is_empty() {
-            return Outcome::Placed {
+            return Ruling::Placed {
                 row,
                 after_win: false,
             };
         }
         self.won = true;
-        Outcome::Won { row, runs }
+        Ruling::Won { row, runs }
     }
 
-    /// Every maximal run of Z or more: each cell, each direction, counted
-    /// from the cell where the run starts.
-    pub fn runs(&self) -> Vec<Run> {
+    /// Every winning run, each maximal (a run of Z or more): each cell, each
+    /// direction, counted from the cell where the run starts.
+    pub fn runs(&self) -> Vec<WinningRun> {
         let owner = |c: i64, r: i64| -> Option<Player> {
             let column = self.columns.get(usize::try_from(c).ok()?)?;
             column.get(usize::try_from(r).ok()?).copied()
@@ -157,7 +149,7 @@ impl Grid {
                         length += 1;
                     }
                     if length as u64 >= self.z {
-                        runs.push(Run {
+                        runs.push(WinningRun {
                             player,
                             column: self.column(c as usize),
                             row: r as u64 + 1,

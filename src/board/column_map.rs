@@ -35,14 +35,14 @@ const MIN_SLOTS: usize = 16;
 /// two neighbours a move looks up are mostly in the same group.
 const GROUP: usize = 4;
 
-/// Four slots.
+/// Four slots: a group.
 #[derive(Clone, Debug)]
-struct Group<V>([(u64, V); GROUP]);
+struct SlotGroup<V>([(u64, V); GROUP]);
 
 /// A map from nonzero machine words to `V`.
 #[derive(Clone, Debug)]
-pub(super) struct Table<V> {
-    groups: Vec<Group<V>>,
+pub(super) struct ColumnMap<V> {
+    groups: Vec<SlotGroup<V>>,
     len: usize,
     /// `64 - log2(groups)`: a hash's top bits are its home group.
     shift: u32,
@@ -76,9 +76,9 @@ fn fold(a: u64, b: u64) -> u64 {
     (product as u64) ^ ((product >> 64) as u64)
 }
 
-impl<V: Default + Clone> Table<V> {
+impl<V: Default + Clone> ColumnMap<V> {
     /// An empty table with fresh random seeds; allocates nothing.
-    pub(super) fn new() -> Table<V> {
+    pub(super) fn new() -> ColumnMap<V> {
         let keys = RandomState::new();
         Self::with_seeds([
             keys.hash_one(1u64),
@@ -89,8 +89,8 @@ impl<V: Default + Clone> Table<V> {
     }
 
     /// An empty table hashing with `seeds` (multipliers made odd).
-    fn with_seeds(seeds: [u64; 4]) -> Table<V> {
-        Table {
+    fn with_seeds(seeds: [u64; 4]) -> ColumnMap<V> {
+        ColumnMap {
             groups: Vec::new(),
             len: 0,
             shift: 64,
@@ -199,7 +199,10 @@ impl<V: Default + Clone> Table<V> {
         let size = (self.groups.len() * 2).max(MIN_SLOTS / GROUP);
         let mut groups = Vec::new();
         groups.try_reserve_exact(size).map_err(|_| Exhausted)?;
-        groups.resize(size, Group(std::array::from_fn(|_| (EMPTY, V::default()))));
+        groups.resize(
+            size,
+            SlotGroup(std::array::from_fn(|_| (EMPTY, V::default()))),
+        );
         let old = std::mem::replace(&mut self.groups, groups);
         self.shift = 64 - size.trailing_zeros();
         let mask = self.slots() - 1;
@@ -224,7 +227,7 @@ impl<V: Default + Clone> Table<V> {
         if self.len == 0 {
             return;
         }
-        let ask = |k: u64| crate::hint::prefetch(&self.groups, self.home(k) / GROUP);
+        let ask = |k: u64| crate::prefetch::prefetch(&self.groups, self.home(k) / GROUP);
         ask(key);
         match (key % GROUP as u64) as usize {
             0 => ask(key.wrapping_sub(1)),
@@ -247,7 +250,7 @@ impl<V: Default + Clone> Table<V> {
     pub(super) fn try_map<W: Default + Clone>(
         &self,
         f: impl Fn(&V) -> W,
-    ) -> Result<Table<W>, Exhausted> {
+    ) -> Result<ColumnMap<W>, Exhausted> {
         let mut groups = Vec::new();
         groups
             .try_reserve_exact(self.groups.len())
@@ -255,9 +258,9 @@ impl<V: Default + Clone> Table<V> {
         groups.extend(
             self.groups
                 .iter()
-                .map(|g| Group(std::array::from_fn(|i| (g.0[i].0, f(&g.0[i].1))))),
+                .map(|g| SlotGroup(std::array::from_fn(|i| (g.0[i].0, f(&g.0[i].1))))),
         );
-        Ok(Table {
+        Ok(ColumnMap {
             groups,
             len: self.len,
             shift: self.shift,
@@ -268,7 +271,7 @@ impl<V: Default + Clone> Table<V> {
 
     /// Bytes of the slots.
     pub(super) fn heap_bytes(&self) -> usize {
-        self.groups.capacity() * size_of::<Group<V>>()
+        self.groups.capacity() * size_of::<SlotGroup<V>>()
     }
 }
 
@@ -284,7 +287,7 @@ mod tests {
     fn the_table_is_a_map() {
         let mut rng = Rng::new(3);
         for round in 0..200 {
-            let mut table = Table::<u64>::new();
+            let mut table = ColumnMap::<u64>::new();
             let mut model = HashMap::new();
             let spread = 1 + rng.below(1 << (round % 20));
             for _ in 0..rng.below(3000) {
@@ -342,7 +345,7 @@ mod tests {
     /// Inserts every column of `keys`, then looks each up again with its
     /// two neighbours, as moves do; returns the slots examined past home,
     /// per lookup.
-    fn extra_per_lookup(table: &mut Table<u64>, keys: &[u64]) -> f64 {
+    fn extra_per_lookup(table: &mut ColumnMap<u64>, keys: &[u64]) -> f64 {
         for &k in keys {
             *table.entry(k).unwrap() += 1;
         }
@@ -368,7 +371,7 @@ mod tests {
                 let seeds = std::array::from_fn(|_| rng.next_u64());
                 for kind in 0..8 {
                     let keys = family(kind, n);
-                    let mut table = Table::<u64>::with_seeds(seeds);
+                    let mut table = ColumnMap::<u64>::with_seeds(seeds);
                     let extra = extra_per_lookup(&mut table, &keys);
                     worst = worst.max(extra);
                     assert!(
@@ -381,7 +384,7 @@ mod tests {
         // Groups of four neighbours fill together, so consecutive columns
         // probe 4 to 10 slots past home (in a cache line or two), random
         // ones about 3; one folded multiply gave some keys over 250.
-        let mut random = Table::<u64>::with_seeds([1, 2, 3, 4]);
+        let mut random = ColumnMap::<u64>::with_seeds([1, 2, 3, 4]);
         let keys: Vec<u64> = (0..20_000).map(|_| 1 + rng.below(1 << 62)).collect();
         let base = extra_per_lookup(&mut random, &keys);
         assert!(base < 4.0, "random columns: {base:.1}");
@@ -396,7 +399,7 @@ mod tests {
         let mut flips = [[0u32; 64]; 64];
         let trials = 400;
         for _ in 0..trials {
-            let table = Table::<u64>::with_seeds(std::array::from_fn(|_| rng.next_u64()));
+            let table = ColumnMap::<u64>::with_seeds(std::array::from_fn(|_| rng.next_u64()));
             let hash = |g: u64| {
                 let once = fold(g ^ table.seeds[0], table.seeds[1]);
                 fold(once ^ table.seeds[2], table.seeds[3])
@@ -426,7 +429,7 @@ mod tests {
     /// lands is not a property of the column.
     #[test]
     fn tables_are_keyed() {
-        let (a, b) = (Table::<u64>::new(), Table::<u64>::new());
+        let (a, b) = (ColumnMap::<u64>::new(), ColumnMap::<u64>::new());
         assert_ne!(a.seeds, b.seeds);
         assert_eq!(a.seeds[1] % 2, 1);
         assert_eq!(a.seeds[3] % 2, 1);

@@ -1,4 +1,5 @@
-//! Rules about the frame itself, independent of any move.
+//! Winnability: which frames some legal game can win, and why the others
+//! cannot (r[rule.winnable]), whatever the moves.
 
 use crate::nat::Nat;
 
@@ -10,7 +11,7 @@ use crate::nat::Nat;
 /// builds a column while player 2 plays beside it), or `y = 1 and x >= 2z - 1`
 /// (a single row must also hold the loser's `z - 1` counters). spec/rules.md
 /// carries the proof that nothing else can be won. r[decision.unwinnable]:
-/// this, not "a line fits", is what code 7 means.
+/// this, not "a run fits", is what code 7 means.
 pub fn winnable(x: &Nat, y: &Nat, z: &Nat) -> bool {
     unwinnable(x, y, z).is_none()
 }
