@@ -2,9 +2,11 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use crate::check::{Answer, Candidate, Options, Policy, Progress, check, corpus, generated, pool};
-use crate::sandbox::{self, Isolation, Limits, Sandbox, Wanted};
 use crate::{Context, Result};
+use connectz_check::{
+    Answer, Candidate, Options, Policy, Progress, check, corpus, generated, pool,
+};
+use connectz_sandbox::{self as sandbox, Isolation, Limits, Sandbox, Wanted};
 
 /// What `cz check` and `cz grade` share: the cases and the limits of a run.
 #[derive(clap::Args)]

@@ -2,11 +2,11 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::check::{Answer, Candidate, Progress, corpus, shown};
-use crate::grade::journal::Key;
-use crate::grade::{self, ClassReport, Settings, perf};
-use crate::sandbox;
 use crate::{Context, Result};
+use connectz_check::{Answer, Candidate, Progress, corpus, shown};
+use connectz_grade::journal::Key;
+use connectz_grade::{self as grade, ClassReport, Settings, perf};
+use connectz_sandbox as sandbox;
 
 use super::check::Common;
 
@@ -234,7 +234,7 @@ fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 fn reference(given: Option<PathBuf>) -> Result<PathBuf> {
     let path = match given {
         Some(path) => path,
-        None => crate::sandbox::own_program()
+        None => connectz_sandbox::own_program()
             .context("cannot find cz itself")?
             .with_file_name("connectz"),
     };

@@ -59,15 +59,18 @@ pub(crate) enum Command {
 
 /// Runs `cz` with `args` (the first is the program's name), as the `cz`
 /// binary does (a supervisor's arguments: supervises, and never returns;
-/// see [`crate::sandbox`]): prints what the subcommand prints and returns its exit
+/// see [`connectz_sandbox`]): prints what the subcommand prints and returns its exit
 /// status (2, with the error on standard error, when it fails). For
 /// `--help`, `--version` and bad arguments it prints and ends the process
 /// at once, as clap does.
 pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    // The supervisor of one run of `cz check` (see crate::sandbox).
-    if args.get(1).is_some_and(|a| a == crate::sandbox::SUPERVISE) {
-        crate::sandbox::supervise(&args[2..]);
+    // The supervisor of one run of `cz check` (see connectz_sandbox).
+    if args
+        .get(1)
+        .is_some_and(|a| a == connectz_sandbox::SUPERVISE)
+    {
+        connectz_sandbox::supervise(&args[2..]);
     }
     match run(Cli::parse_from(args).command) {
         Ok(code) => code,

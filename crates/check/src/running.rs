@@ -9,7 +9,7 @@ use std::time::Duration;
 use connectz::{Code, USAGE};
 
 use super::{Answer, ArgCheck, Outcome};
-use crate::sandbox::{Ended, Execution, Sandbox};
+use connectz_sandbox::{Ended, Execution, Sandbox};
 use serde::{Deserialize, Serialize};
 
 /// How to run the candidate.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::perf::{Mark, Row};
 use super::{ClassReport, Graded, areas, text};
-use crate::check::{CaseResult, Outcome};
+use connectz_check::{CaseResult, Outcome};
 
 #[derive(Serialize)]
 struct Document<'a> {

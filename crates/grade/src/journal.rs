@@ -27,8 +27,8 @@ use serde_json::value::RawValue;
 use sha2::Sha256;
 
 use super::{Entry, Graded, Settings};
-use crate::check::Case;
-use crate::sandbox::{Isolation, Limits};
+use connectz_check::Case;
+use connectz_sandbox::{Isolation, Limits};
 
 /// What a result depends on: a candidate graded under another key is
 /// graded again.
@@ -59,7 +59,7 @@ pub struct Key {
     pub dir: Option<String>,
     /// How its answer is read.
     #[serde(default)]
-    pub answer: crate::check::Answer,
+    pub answer: connectz_check::Answer,
     /// The isolation of its runs.
     #[serde(default)]
     pub isolation: String,

@@ -5,15 +5,16 @@
 //! the reference's, measured in the same run on the same machine.
 
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connectz::{Code, judge_path};
 use connectz_gen::workload;
 
-use crate::check::{Candidate, Outcome, generated};
-use crate::sandbox::Sandbox;
-use crate::{Context, Result};
+use crate::on_path;
+use connectz_check::{Candidate, Outcome, generated};
+use connectz_sandbox::Sandbox;
 use serde::{Deserialize, Serialize};
 
 /// How to grade speed.
@@ -149,8 +150,8 @@ const DENSE_LEAST: u64 = 60;
 ///
 /// # Errors
 /// A file cannot be written.
-pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
-    fs::create_dir_all(dir).context(dir.display().to_string())?;
+pub fn prepare(dir: &Path, scale: f64, seed: u64) -> io::Result<Vec<Workload>> {
+    fs::create_dir_all(dir).map_err(on_path(dir))?;
     let size = |name: &str| -> u64 {
         let base = SIZES.iter().find(|(n, _)| *n == name).map_or(1.0, |s| s.1);
         let n = (base * scale).round().max(1.0) as u64;
@@ -187,8 +188,8 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     for (name, kind, about) in workloads {
         let n = size(name);
         let path = dir.join(format!("{name}.txt"));
-        let file = fs::File::create(&path).context(path.display().to_string())?;
-        workload(kind, n, seed, file).context(path.display().to_string())?;
+        let file = fs::File::create(&path).map_err(on_path(&path))?;
+        workload(kind, n, seed, file).map_err(on_path(&path))?;
         out.push(Workload {
             name,
             about: about
@@ -205,7 +206,7 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     let mut bytes = 0;
     for (i, case) in generated(count, seed ^ 0x5eed).enumerate() {
         let path = dir.join(format!("many-{i:04}.txt"));
-        fs::write(&path, &case.bytes).context(path.display().to_string())?;
+        fs::write(&path, &case.bytes).map_err(on_path(&path))?;
         bytes += case.bytes.len() as u64;
         files.push(path);
         expect.push(case.expect);
@@ -231,7 +232,7 @@ pub fn measure(
     workloads: &[Workload],
     sandbox: &Sandbox,
     runs: usize,
-) -> Result<Vec<Row>> {
+) -> io::Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (i, w) in workloads.iter().enumerate() {
         let mut ours = Runs::default();

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::grade::perf::{Mark, Row, Workload};
-use crate::grade::{ClassReport, markup};
+use crate::perf::{Mark, Row, Workload};
+use crate::{ClassReport, markup};
 
 pub(super) fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
     let mut out = String::from(

@@ -1,8 +1,10 @@
-//! Running someone else's program and owning what it starts (docs/grade.md
-//! says what a run may take and how its verdict is decided).
+//! The sandbox of `cz check` and `cz grade`: running someone else's program
+//! and owning what it starts (docs/grade.md says what a run may take and how
+//! its verdict is decided).
 //!
 //! Each run goes through a supervisor: this project's `cz` binary started
-//! again with a hidden subcommand (`cz __supervise`, in `supervisor.rs`). It
+//! again with a hidden subcommand (`cz __supervise`, whose command line
+//! calls this crate's [`supervise`]; in `supervisor.rs`). It
 //! sets the run's limits, starts it in a box of its own when bubblewrap
 //! works here ([`isolation`]), keeps its time, ends everything it started
 //! and writes a report. The run's standard output and error go to files in
@@ -13,6 +15,9 @@
 //! removed after each run, and everything still running or on disk is
 //! killed and removed when the process is interrupted
 //! ([`clean_up_on_interrupt`]).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::ffi::{OsStr, OsString};
 use std::fs;

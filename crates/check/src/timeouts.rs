@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::{Candidate, Case, Outcome};
-use crate::sandbox::Sandbox;
+use connectz_sandbox::Sandbox;
 
 /// How the first run's limit is derived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,12 @@
 //! leaderboard, and (with `--perf`) their speed against the reference's in
 //! the same run. The reports are written by [`text`], [`json`], [`junit`]
 //! and [`html`].
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
 
 use std::time::Instant;
 
@@ -14,13 +18,12 @@ use serde::{Deserialize, Serialize};
 use connectz::Code;
 use connectz_spec::Class;
 
-use crate::check::{
+use connectz_check::{
     Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
     Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
-use crate::sandbox::{Isolation, Limits, Sandbox};
+use connectz_sandbox::{Isolation, Limits, Sandbox};
 
-use crate::Result;
 pub use class::{Entry, each, manifest};
 
 use connectz_explain::markup::{Controls, escape};
@@ -32,6 +35,11 @@ pub mod json;
 pub mod junit;
 pub mod perf;
 pub mod text;
+
+/// An I/O error said to be about `path`: the path, then the cause.
+pub(crate) fn on_path(path: &Path) -> impl FnOnce(io::Error) -> io::Error + '_ {
+    move |e| io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
 
 /// Text for HTML and XML content and attributes (the HTML page and the
 /// JUnit report): markup escaped, characters XML 1.0 cannot hold replaced
@@ -125,7 +133,7 @@ pub struct Group {
     /// the clause it exercises.
     pub rule: String,
     /// Whether the brief settles it (an `impl` group is a note).
-    #[serde(with = "crate::persist::class")]
+    #[serde(with = "connectz_check::persist::class")]
     pub class: Class,
     /// Indices into the check's `results`, the shortest input first.
     pub results: Vec<usize>,
@@ -328,7 +336,7 @@ pub fn grade(
     sandbox: &Sandbox,
     progress: &Progress,
     mut done: impl FnMut(&ClassReport, Option<&Graded>) + Send,
-) -> Result<ClassReport> {
+) -> io::Result<ClassReport> {
     let pool = pool(settings.jobs)?;
     let corpus_cases = corpus();
     let workloads = match &settings.perf {
@@ -365,7 +373,7 @@ pub fn grade(
         entries
             .into_par_iter()
             .with_max_len(1)
-            .try_for_each(|entry| -> Result<()> {
+            .try_for_each(|entry| -> io::Result<()> {
                 let one = grade_one(entry, &corpus_cases, settings, sandbox, progress, |c| {
                     let _turn = timing.lock().unwrap_or_else(|e| e.into_inner());
                     match (&settings.perf, workloads) {
@@ -391,12 +399,12 @@ pub fn grade(
 /// from `perf` (called once its cases are done).
 fn grade_one(
     entry: Entry,
-    corpus_cases: &[crate::check::Case],
+    corpus_cases: &[connectz_check::Case],
     settings: &Settings,
     sandbox: &Sandbox,
     progress: &Progress,
-    perf: impl FnOnce(&Candidate) -> Result<Option<Vec<perf::Row>>>,
-) -> Result<Graded> {
+    perf: impl FnOnce(&Candidate) -> io::Result<Option<Vec<perf::Row>>>,
+) -> io::Result<Graded> {
     let start = Instant::now();
     let cases = || {
         corpus_cases
@@ -498,7 +506,7 @@ fn shrink_groups(
     groups: &mut [Group],
     sandbox: &Sandbox,
     settings: &Settings,
-) -> Result<Spent> {
+) -> io::Result<Spent> {
     // A group whose shortest input is a sized file is not shrunk: each run
     // of it costs the file's size, and the case's name already says what
     // it is.

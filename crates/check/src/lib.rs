@@ -1,6 +1,9 @@
 //! `cz check`: runs a candidate implementation on the reference corpus and on
-//! generated games, and reports where it differs from the reference. `cz
-//! grade` runs the same check over a class of candidates.
+//! generated games, each run in the sandbox (`connectz-sandbox`), and reports
+//! where it differs from the reference. `cz grade` (`connectz-grade`) runs
+//! the same check over a class of candidates.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use std::collections::HashMap;
 use std::fs;
@@ -13,12 +16,13 @@ use connectz::{Code, judge_bytes};
 use connectz_spec::Class;
 use serde::{Deserialize, Serialize};
 
-use crate::sandbox::Sandbox;
+use connectz_sandbox::Sandbox;
 
 mod answer;
 mod area;
 mod blame;
 mod cases;
+pub mod persist;
 mod progress;
 mod report;
 mod running;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::perf::{Mark, Row, Workload};
 use super::{ClassReport, Graded, Kind, areas};
-use crate::check::{Area, Outcome, describe, shown};
+use connectz_check::{Area, Outcome, describe, shown};
 
 /// The whole report.
 pub fn report(class: &ClassReport) -> String {
