@@ -30,7 +30,7 @@ mod tally;
 mod text;
 mod timeouts;
 
-pub use answer::Answer;
+pub use answer::AnswerReading;
 pub use area::Area;
 pub use blame::Blame;
 pub use case::Case;
@@ -69,7 +69,7 @@ const SHRINK_RUNS: usize = 200;
 
 /// How to check.
 #[derive(Clone, Copy, Debug)]
-pub struct Options<'a> {
+pub struct CheckOptions<'a> {
     /// Failing generated cases to shrink.
     pub shrink: usize,
     /// Keep a [`Ran`] of every case (8 bytes each).
@@ -101,7 +101,7 @@ pub fn check<I: Iterator<Item = Case>>(
     candidate: &Candidate,
     cases: impl Fn() -> I,
     sandbox: &Sandbox,
-    options: Options,
+    options: CheckOptions,
 ) -> std::io::Result<CheckReport> {
     let (mut report, passed) = run_cases(candidate, cases(), sandbox, options)?;
     if candidate.forks(sandbox) {
@@ -157,7 +157,7 @@ fn run_cases(
     candidate: &Candidate,
     cases: impl Iterator<Item = Case>,
     sandbox: &Sandbox,
-    options: Options,
+    options: CheckOptions,
 ) -> std::io::Result<(CheckReport, Vec<Case>)> {
     let mut passed = Vec::new();
     let mut report = CheckReport {

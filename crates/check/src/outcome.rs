@@ -37,7 +37,7 @@ pub enum Outcome {
         peak: Option<u64>,
     },
     /// Not run: the candidate had timed out on every case for a while
-    /// ([`Options::give_up`](crate::Options::give_up)).
+    /// ([`CheckOptions::give_up`](crate::CheckOptions::give_up)).
     Skipped,
 }
 

@@ -91,7 +91,7 @@ pub struct CheckReport {
     pub args: Vec<ArgCheck>,
     /// Counts of outcomes over all cases.
     pub counts: Counts,
-    /// Every case in the order run, when asked for ([`Options::log`](crate::Options::log)).
+    /// Every case in the order run, when asked for ([`CheckOptions::log`](crate::CheckOptions::log)).
     pub log: Vec<Ran>,
     /// Where the time went.
     pub spent: Spent,

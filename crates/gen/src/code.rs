@@ -13,7 +13,7 @@ pub struct Frame {
     pub x: u64,
     /// Rows.
     pub y: u64,
-    /// Line length.
+    /// Length of a winning run.
     pub z: u64,
 }
 

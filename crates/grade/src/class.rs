@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use connectz_check::{Answer, Candidate, shown};
+use connectz_check::{AnswerReading, Candidate, shown};
 
 use crate::on_path;
 
@@ -46,11 +46,11 @@ enum ManifestAnswer {
 }
 
 impl ManifestAnswer {
-    fn read(self) -> std::result::Result<Answer, String> {
+    fn read(self) -> std::result::Result<AnswerReading, String> {
         match self {
             ManifestAnswer::Form(form) => match form.as_str() {
-                "whole" => Ok(Answer::Whole),
-                "last-line" => Ok(Answer::LastLine),
+                "whole" => Ok(AnswerReading::Whole),
+                "last-line" => Ok(AnswerReading::LastLine),
                 other => Err(format!(
                     "answer {other:?}: give \"whole\", \"last-line\" or a table of messages and their codes"
                 )),
@@ -62,7 +62,7 @@ impl ManifestAnswer {
                 if table.is_empty() {
                     return Err("answer: the table of messages is empty".into());
                 }
-                Ok(Answer::Messages(table.into_iter().collect()))
+                Ok(AnswerReading::Messages(table.into_iter().collect()))
             }
         }
     }
@@ -116,7 +116,7 @@ pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
                 )));
             }
             let answer = match m.answer {
-                None => Answer::Whole,
+                None => AnswerReading::Whole,
                 Some(a) => a.read().map_err(|e| {
                     invalid(format!("{}: candidate {:?}: {e}", path.display(), m.name))
                 })?,
@@ -196,7 +196,7 @@ pub fn each(template: &str, paths: &[PathBuf]) -> io::Result<Vec<Entry>> {
                         .map(|word| OsString::from(word.replace("{}", text)))
                         .collect(),
                     dir: None,
-                    answer: Answer::Whole,
+                    answer: AnswerReading::Whole,
                 },
             }
         })

@@ -19,7 +19,7 @@ use connectz::Code;
 use connectz_spec::Class;
 
 use connectz_check::{
-    Area, AreaScore, Candidate, CaseResult, CheckReport, Options, Outcome, Policy, Progress,
+    Area, AreaScore, Candidate, CaseResult, CheckOptions, CheckReport, Outcome, Policy, Progress,
     Shrunk, Spent, check, corpus, generated, pool, shrink,
 };
 use connectz_sandbox::{Isolation, Limits, Sandbox};
@@ -50,7 +50,7 @@ pub(crate) fn markup(s: &str) -> String {
 
 /// How to grade.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct GradeSettings {
     /// Generated games added to the shipped corpus.
     pub cases: usize,
     /// Their seed.
@@ -63,7 +63,7 @@ pub struct Settings {
     /// run.
     pub give_up: usize,
     /// Speed grading, if asked for.
-    pub perf: Option<perf::Settings>,
+    pub perf: Option<perf::PerfSettings>,
     /// How a timeout is decided (`None`: the flat limit).
     pub timeouts: Option<Policy>,
 }
@@ -160,7 +160,7 @@ pub struct Graded {
     /// rest, each by count.
     pub groups: Vec<Group>,
     /// Its speed, with `--perf`.
-    pub perf: Option<Vec<perf::Row>>,
+    pub perf: Option<Vec<perf::SpeedRow>>,
     /// Median time of one run over its cases, in microseconds.
     pub median_micros: u32,
     /// Wall-clock seconds its grading took.
@@ -254,7 +254,7 @@ pub struct ClassReport {
     /// The isolation of the runs.
     pub isolation: Isolation,
     /// The speed workloads, with `--perf`.
-    pub workloads: Option<Vec<perf::Workload>>,
+    pub workloads: Option<Vec<perf::SpeedWorkload>>,
     /// Where the graded candidates' time went, summed.
     pub spent: Spent,
     /// Wall-clock seconds so far.
@@ -332,7 +332,7 @@ impl ClassReport {
 pub fn grade(
     resumed: Vec<Graded>,
     entries: Vec<Entry>,
-    settings: &Settings,
+    settings: &GradeSettings,
     sandbox: &Sandbox,
     progress: &Progress,
     mut done: impl FnMut(&ClassReport, Option<&Graded>) + Send,
@@ -400,10 +400,10 @@ pub fn grade(
 fn grade_one(
     entry: Entry,
     corpus_cases: &[connectz_check::Case],
-    settings: &Settings,
+    settings: &GradeSettings,
     sandbox: &Sandbox,
     progress: &Progress,
-    perf: impl FnOnce(&Candidate) -> io::Result<Option<Vec<perf::Row>>>,
+    perf: impl FnOnce(&Candidate) -> io::Result<Option<Vec<perf::SpeedRow>>>,
 ) -> io::Result<Graded> {
     let start = Instant::now();
     let cases = || {
@@ -412,7 +412,7 @@ fn grade_one(
             .cloned()
             .chain(generated(settings.cases, settings.seed))
     };
-    let options = Options {
+    let options = CheckOptions {
         shrink: 0,
         log: true,
         give_up: Some(settings.give_up),
@@ -505,7 +505,7 @@ fn shrink_groups(
     report: &CheckReport,
     groups: &mut [Group],
     sandbox: &Sandbox,
-    settings: &Settings,
+    settings: &GradeSettings,
 ) -> io::Result<Spent> {
     // A group whose shortest input is a sized file is not shrunk: each run
     // of it costs the file's size, and the case's name already says what

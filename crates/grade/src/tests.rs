@@ -59,7 +59,7 @@ fn validate_wants_named_commands() {
         candidate: Candidate {
             command: command.iter().map(OsString::from).collect(),
             dir: None,
-            answer: connectz_check::Answer::Whole,
+            answer: connectz_check::AnswerReading::Whole,
         },
     };
     assert!(validate(vec![]).is_err());
@@ -79,7 +79,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             candidate: Candidate {
                 command: vec![OsString::from("x")],
                 dir: None,
-                answer: connectz_check::Answer::Whole,
+                answer: connectz_check::AnswerReading::Whole,
             },
         },
         check: CheckReport {
