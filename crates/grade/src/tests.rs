@@ -4,6 +4,7 @@ use std::ffi::OsString;
 
 use super::class::{tidy, validate};
 use super::*;
+use connectz_sandbox::Limits;
 
 #[test]
 fn markup_escapes_and_drops_what_xml_cannot_hold() {
