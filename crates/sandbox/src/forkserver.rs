@@ -18,7 +18,7 @@
 //!
 //! A fork of a warmed interpreter is not a fresh one in every respect (the
 //! modules the server imported are already loaded), so `cz check` holds
-//! the server to fresh runs: see `check::faithful`.
+//! the server to fresh runs: see `faithful` in `connectz-check`.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
