@@ -101,7 +101,7 @@ fn main() {
                 &[judge.as_os_str(), path.as_os_str()],
                 &["wc".as_ref(), "-l".as_ref(), path.as_os_str()],
             );
-            let row = Row {
+            let row = TimedWorkload {
                 bench: bench.name,
                 n,
                 moves,
@@ -131,7 +131,7 @@ fn main() {
 }
 
 /// One timed workload.
-struct Row {
+struct TimedWorkload {
     bench: &'static str,
     /// The workload's size parameter.
     n: u64,
@@ -142,7 +142,7 @@ struct Row {
     peak_mb: Option<f64>,
 }
 
-impl Row {
+impl TimedWorkload {
     fn per_second(&self) -> f64 {
         self.moves as f64 / self.ours
     }
@@ -162,7 +162,7 @@ impl Row {
 
 /// The performance targets, each figure from this run's table: the
 /// full size's row, and the half size's for growth.
-fn targets(rows: &[Row]) {
+fn targets(rows: &[TimedWorkload]) {
     let full = |name: &str| rows.iter().rfind(|r| r.bench == name);
     let half = |name: &str| rows.iter().find(|r| r.bench == name);
     // The process's own floor: the tail's board is a few hundred bytes.

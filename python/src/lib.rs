@@ -77,7 +77,7 @@ fn connectz_command(py: Python<'_>, args: Vec<OsString>) -> u8 {
 /// is an interpreter, not `cz`).
 #[pyfunction]
 fn cz_command(py: Python<'_>, program: PathBuf, args: Vec<OsString>) -> u8 {
-    connectz_toolbox::sandbox::set_own_program(program);
+    connectz_sandbox::set_own_program(program);
     py.detach(|| connectz_toolbox::cli::main(args))
 }
 

@@ -64,7 +64,7 @@ impl Session {
 /// id, file and text from the embedded spec), the moves placed, and the
 /// picture of the final board.
 pub fn explain(report: &Report, name: &str) -> String {
-    let clause = spec::clause(report.verdict.rule()).map(|c| Clause {
+    let clause = spec::clause(report.verdict.rule()).map(|c| SpecClause {
         id: c.id.clone(),
         file: c.file.clone(),
         text: c.text.trim().to_string(),
@@ -83,14 +83,14 @@ struct Explained {
     #[serde(flatten)]
     account: account::Account,
     #[serde(skip_serializing_if = "Option::is_none")]
-    clause: Option<Clause>,
+    clause: Option<SpecClause>,
     moves: u64,
     svg: String,
 }
 
-/// A clause of the spec.
+/// A clause of the spec, as the page shows it.
 #[derive(Serialize)]
-struct Clause {
+struct SpecClause {
     id: String,
     file: String,
     text: String,
@@ -122,7 +122,7 @@ pub fn board(
     gravity: bool,
 ) -> String {
     match snapshot::judge_grid(grid, z, first, empty, gravity) {
-        Err(e) => to_json(&BoardError {
+        Err(e) => to_json(&UnreadableGrid {
             error: e.to_string(),
         }),
         Ok((position, judgement)) => {
@@ -157,7 +157,7 @@ struct BoardAnswer {
 
 /// A grid that could not be read.
 #[derive(Serialize)]
-struct BoardError {
+struct UnreadableGrid {
     error: String,
 }
 

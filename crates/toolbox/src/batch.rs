@@ -159,7 +159,7 @@ pub fn judge_all(walk: &Walk, done: &AtomicUsize) -> Vec<(PathBuf, Code)> {
 
 /// One judged file, as `cz batch --json` writes it.
 #[derive(Serialize)]
-struct Judged {
+struct JudgedLine {
     path: String,
     code: u8,
     name: &'static str,
@@ -186,7 +186,7 @@ pub fn report(
     for (file, code) in judged {
         counts[usize::from(code.number())] += 1;
         if json {
-            let line = Judged {
+            let line = JudgedLine {
                 path: file.display().to_string(),
                 code: code.number(),
                 name: code.name(),

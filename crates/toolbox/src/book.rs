@@ -11,12 +11,12 @@ use connectz_games::book::{self, Book};
 use connectz_games::plan::{self, Plan};
 use connectz_games::solver::{Shape, Solver};
 
-use crate::solve::{Request as SolveRequest, solve_positions};
+use crate::solve::{SolveRequest, solve_positions};
 use crate::{Context, Error, Result};
 
 /// What book to make.
 #[derive(Clone, Copy, Debug)]
-pub struct Request {
+pub struct BookRequest {
     /// The frame.
     pub shape: Shape,
     /// Every position of at most this many moves.
@@ -35,8 +35,8 @@ pub struct Request {
 /// # Errors
 /// The file cannot be read or written, or holds a book of another frame or
 /// kind of score.
-pub fn build(path: &Path, request: Request, log: &mut dyn Write) -> Result<Book> {
-    let Request {
+pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<Book> {
+    let BookRequest {
         shape,
         depth,
         weak,

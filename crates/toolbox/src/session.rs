@@ -7,9 +7,9 @@ use connectz_explain::draw::{Style, draw};
 use connectz_games::engine::{self, choose_with, replay};
 use connectz_rng::Rng;
 
-/// Options of a session.
+/// SessionOptions of a session.
 #[derive(Clone, Copy, Debug)]
-pub struct Options {
+pub struct SessionOptions {
     /// The frame, the length of a winning run and the strength of the engine.
     pub engine: engine::Options,
     /// True when the engine makes the first move.
@@ -27,7 +27,7 @@ pub struct Options {
 /// # Errors
 /// Errors of `input` or `output`.
 pub fn session(
-    options: &Options,
+    options: &SessionOptions,
     input: &mut impl BufRead,
     output: &mut (impl Write + ?Sized),
 ) -> io::Result<Vec<usize>> {

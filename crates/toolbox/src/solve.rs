@@ -11,7 +11,7 @@ use connectz_games::solver::{Position, Shape, Solver, column_char};
 
 /// What to print for each position, and how to search.
 #[derive(Clone, Copy, Debug)]
-pub struct Request {
+pub struct SolveRequest {
     /// The frame and the length of a winning run.
     pub shape: Shape,
     /// Only the sign of the score.
@@ -54,7 +54,7 @@ pub fn solver(table_mb: usize) -> io::Result<Solver> {
 /// One position's line and its node count; `None` nodes for an invalid one.
 type Solved = (String, Option<u64>);
 
-fn solve_one(engine: &mut Solver, line: &[u8], request: &Request) -> Solved {
+fn solve_one(engine: &mut Solver, line: &[u8], request: &SolveRequest) -> Solved {
     // r[solve.position]: a line that is not text is reported, and the next
     // one solved.
     let Ok(moves) = std::str::from_utf8(line) else {
@@ -102,7 +102,11 @@ fn solve_one(engine: &mut Solver, line: &[u8], request: &Request) -> Solved {
 ///
 /// # Errors
 /// Errors of `out`, or a table whose memory cannot be had.
-pub fn solve_positions(input: &[u8], request: Request, out: &mut dyn Write) -> io::Result<u64> {
+pub fn solve_positions(
+    input: &[u8],
+    request: SolveRequest,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
     let jobs = request.jobs.max(1);
     let lines: Vec<&[u8]> = input
         .split(|&b| b == b'\n')

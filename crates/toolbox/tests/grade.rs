@@ -89,9 +89,9 @@ fn a_class_is_ranked_and_reported_in_four_forms() {
     assert!(text.contains("FAIL    rule.winnable [defined]: "), "{text}");
     // A case whose bytes another case has (a spec example shipped as a
     // file too) is not run again: every such case, for each candidate.
-    let cases: Vec<_> = connectz_toolbox::check::corpus()
+    let cases: Vec<_> = connectz_check::corpus()
         .into_iter()
-        .chain(connectz_toolbox::check::generated(18, 1))
+        .chain(connectz_check::generated(18, 1))
         .collect();
     let unique: std::collections::HashSet<&[u8]> =
         cases.iter().map(|c| c.bytes.as_slice()).collect();

@@ -7,7 +7,7 @@ use crate::Result;
 use crate::batch::{judge_all, report, walk};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct BatchArgs {
     /// Files or folders (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -16,7 +16,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: BatchArgs, out: &mut dyn Write) -> Result<u8> {
     let walk = walk(&args.paths);
     for path in &walk.special {
         eprintln!(

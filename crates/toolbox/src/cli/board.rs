@@ -5,7 +5,7 @@ use crate::{Error, Result, input};
 use connectz_games::snapshot::{self, Answer, Side};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct BoardArgs {
     /// The grid (rows top-down, one per line or joined by `/` or `;`); `-` or none reads standard input.
     file: Option<PathBuf>,
     /// Length of a winning run.
@@ -28,7 +28,7 @@ pub struct Args {
     no_gravity: bool,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: BoardArgs, out: &mut dyn Write) -> Result<u8> {
     let grid = input::read(args.file.as_deref())?;
     let (position, judgement) =
         snapshot::judge_grid(&grid, args.z, args.first, args.empty, !args.no_gravity)

@@ -2,13 +2,13 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::Result;
-use crate::book::{PlanRequest, Request, build, build_plan};
+use crate::book::{BookRequest, PlanRequest, build, build_plan};
 use crate::solve::check_frame;
 
 use super::{FrameArgs, SearchArgs};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct BookArgs {
     /// The book file: made if missing, completed if it holds part of the book.
     file: PathBuf,
     #[command(flatten)]
@@ -28,7 +28,7 @@ pub struct Args {
     search: SearchArgs,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
     if args.plan {
@@ -41,7 +41,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         build_plan(&args.file, request, out)?;
         return Ok(0);
     }
-    let request = Request {
+    let request = BookRequest {
         shape,
         depth: args.depth,
         weak: !args.exact,

@@ -2,9 +2,11 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use crate::check::{Answer, Candidate, Options, Policy, Progress, check, corpus, generated, pool};
-use crate::sandbox::{self, Isolation, Limits, Sandbox, Wanted};
 use crate::{Context, Result};
+use connectz_check::{
+    AnswerReading, Candidate, CheckOptions, Policy, Progress, check, corpus, generated, pool,
+};
+use connectz_sandbox::{self as sandbox, Isolation, Limits, Sandbox, Wanted};
 
 /// What `cz check` and `cz grade` share: the cases and the limits of a run.
 #[derive(clap::Args)]
@@ -71,7 +73,7 @@ impl Common {
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct CheckArgs {
     #[command(flatten)]
     common: Common,
     /// Failing generated games to shrink.
@@ -87,7 +89,7 @@ pub struct Args {
     command: Vec<OsString>,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: CheckArgs, out: &mut dyn Write) -> Result<u8> {
     let sandbox = args.common.sandbox()?;
     let cases = || {
         corpus()
@@ -98,14 +100,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         command: args.command,
         dir: None,
         answer: if args.last_line {
-            Answer::LastLine
+            AnswerReading::LastLine
         } else {
-            Answer::Whole
+            AnswerReading::Whole
         },
     };
     let planned = (corpus().len() + args.common.cases) as u64;
     let progress = Progress::new(planned, 1, std::io::stderr().is_terminal());
-    let options = Options {
+    let options = CheckOptions {
         shrink: args.shrink,
         log: false,
         give_up: None,

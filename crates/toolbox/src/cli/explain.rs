@@ -5,7 +5,7 @@ use crate::{Context, Result};
 use connectz_explain::account;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct ExplainArgs {
     /// The game file.
     file: PathBuf,
     /// Print the account as one JSON object.
@@ -16,7 +16,7 @@ pub struct Args {
     trace: bool,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: ExplainArgs, out: &mut dyn Write) -> Result<u8> {
     if args.trace {
         let bytes = std::fs::read(&args.file).context(args.file.display().to_string())?;
         super::write_out(out, account::trace(&bytes, super::style()).as_bytes())?;

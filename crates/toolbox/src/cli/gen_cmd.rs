@@ -7,7 +7,7 @@ use connectz::Code;
 use connectz_gen::{Frame, Workload, game_with_code, workload};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct GenArgs {
     /// The code the file must judge to (0 to 8).
     #[arg(
         long,
@@ -46,7 +46,7 @@ enum WorkloadArg {
     Sparse,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: GenArgs, out: &mut dyn Write) -> Result<u8> {
     let mut sink: Box<dyn Write + '_> = match &args.output {
         Some(path) => Box::new(std::fs::File::create(path).context(path.display().to_string())?),
         None => Box::new(out),

@@ -2,16 +2,16 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::check::{Answer, Candidate, Progress, corpus, shown};
-use crate::grade::journal::Key;
-use crate::grade::{self, ClassReport, Settings, perf};
-use crate::sandbox;
 use crate::{Context, Result};
+use connectz_check::{AnswerReading, Candidate, Progress, corpus, shown};
+use connectz_grade::journal::Key;
+use connectz_grade::{self as grade, ClassReport, GradeSettings, perf};
+use connectz_sandbox as sandbox;
 
 use super::check::Common;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct GradeArgs {
     /// The manifest (TOML: one `[[candidate]]` table each, with name, command
     /// and an optional dir); with --each, the paths, one candidate each.
     #[arg(required = true, value_name = "MANIFEST | PATHS")]
@@ -67,7 +67,7 @@ fn parse_scale(text: &str) -> std::result::Result<f64, String> {
     super::above_zero_at_most(text, 100.0, "")
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
     let entries = match &args.each {
         Some(template) => grade::each(template, &args.inputs)?,
         None => match &args.inputs[..] {
@@ -80,19 +80,19 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         },
     };
     let perf = if args.perf {
-        Some(perf::Settings {
+        Some(perf::PerfSettings {
             runs: args.perf_runs as usize,
             scale: args.perf_scale,
             reference: Candidate {
                 command: vec![reference(args.reference.clone())?.into_os_string()],
                 dir: None,
-                answer: Answer::Whole,
+                answer: AnswerReading::Whole,
             },
         })
     } else {
         None
     };
-    let settings = Settings {
+    let settings = GradeSettings {
         cases: args.common.cases,
         seed: args.common.seed,
         jobs: args.common.jobs(),
@@ -206,7 +206,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
     Ok(if report.all_passed() { 0 } else { 1 })
 }
 
-fn write_reports(args: &Args, report: &ClassReport, cases: usize) -> Result<()> {
+fn write_reports(args: &GradeArgs, report: &ClassReport, cases: usize) -> Result<()> {
     let outputs = [
         (&args.json, grade::json::report(report)),
         (&args.html, grade::html::report(report)),
@@ -234,7 +234,7 @@ fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 fn reference(given: Option<PathBuf>) -> Result<PathBuf> {
     let path = match given {
         Some(path) => path,
-        None => crate::sandbox::own_program()
+        None => connectz_sandbox::own_program()
             .context("cannot find cz itself")?
             .with_file_name("connectz"),
     };

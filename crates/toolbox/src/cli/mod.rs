@@ -34,40 +34,43 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Explain a verdict: code, rule, line, why, and the final board.
-    Explain(explain::Args),
+    Explain(explain::ExplainArgs),
     /// Draw the final board as an SVG picture.
-    Render(render::Args),
+    Render(render::RenderArgs),
     /// Write a valid game file with a chosen code, or a benchmark workload.
-    Gen(gen_cmd::Args),
+    Gen(gen_cmd::GenArgs),
     /// Judge files and folders in parallel: one `path<TAB>code` line each, sorted by path.
-    Batch(batch::Args),
+    Batch(batch::BatchArgs),
     /// Judge a board snapshot: who moves, who won, or invalid.
-    Board(board::Args),
+    Board(board::BoardArgs),
     /// Solve the "Rotate" contest problem: `Case #i: Red|Blue|Both|Neither`.
-    Rotate(rotate::Args),
+    Rotate(rotate::RotateArgs),
     /// Exact scores: one position per line (column digits from the empty frame).
-    Solve(solve::Args),
+    Solve(solve::SolveArgs),
     /// Make an opening book with the solver (every position of the first moves and its score), or the perfect engine's plan (--plan); resumable.
-    Book(book::Args),
+    Book(book::BookArgs),
     /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
-    Play(play::Args),
+    Play(play::PlayArgs),
     /// Run another implementation on the reference corpus and generated games.
-    Check(check::Args),
+    Check(check::CheckArgs),
     /// Grade a class of implementations: leaderboard, failures by rule, speed.
-    Grade(grade::Args),
+    Grade(grade::GradeArgs),
 }
 
 /// Runs `cz` with `args` (the first is the program's name), as the `cz`
 /// binary does (a supervisor's arguments: supervises, and never returns;
-/// see [`crate::sandbox`]): prints what the subcommand prints and returns its exit
+/// see [`connectz_sandbox`]): prints what the subcommand prints and returns its exit
 /// status (2, with the error on standard error, when it fails). For
 /// `--help`, `--version` and bad arguments it prints and ends the process
 /// at once, as clap does.
 pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    // The supervisor of one run of `cz check` (see crate::sandbox).
-    if args.get(1).is_some_and(|a| a == crate::sandbox::SUPERVISE) {
-        crate::sandbox::supervise(&args[2..]);
+    // The supervisor of one run of `cz check` (see connectz_sandbox).
+    if args
+        .get(1)
+        .is_some_and(|a| a == connectz_sandbox::SUPERVISE)
+    {
+        connectz_sandbox::supervise(&args[2..]);
     }
     match run(Cli::parse_from(args).command) {
         Ok(code) => code,

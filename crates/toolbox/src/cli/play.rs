@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::session::{Options, session};
+use crate::session::{SessionOptions, session};
 use crate::{Context, Result};
 use clap::ValueEnum;
 use connectz_games::engine::{self, Level, MAX_SIDE, connectz_file};
@@ -9,7 +9,7 @@ use connectz_games::engine::{self, Level, MAX_SIDE, connectz_file};
 use super::FrameArgs;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct PlayArgs {
     #[command(flatten)]
     frame: FrameArgs,
     /// Engine strength.
@@ -39,7 +39,7 @@ enum FirstArg {
     Engine,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<u8> {
     let frame = args.frame;
     if frame.width == 0 || frame.height == 0 || frame.connect == 0 {
         return Err("the frame's numbers must be positive".into());
@@ -64,7 +64,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
         )
         .into());
     }
-    let options = Options {
+    let options = SessionOptions {
         engine: engine::Options {
             shape: frame.shape(),
             level: match args.level {

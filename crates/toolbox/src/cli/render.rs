@@ -6,7 +6,7 @@ use connectz_explain::account;
 use connectz_explain::render::{Excerpt, Picture, draw};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct RenderArgs {
     /// The game file.
     file: PathBuf,
     /// Where to write the SVG (`-` for standard output).
@@ -14,7 +14,7 @@ pub struct Args {
     output: PathBuf,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: RenderArgs, out: &mut dyn Write) -> Result<u8> {
     let report = connectz::judge_path_with(&args.file, account::keeping_board());
     let title = args
         .file

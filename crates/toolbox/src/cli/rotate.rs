@@ -5,12 +5,12 @@ use crate::{Result, input};
 use connectz_games::rotate;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct RotateArgs {
     /// The contest input; `-` or none reads standard input.
     file: Option<PathBuf>,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: RotateArgs, out: &mut dyn Write) -> Result<u8> {
     let text = input::read_text(args.file.as_deref())?;
     out.write_all(rotate::solve(&text)?.as_bytes())?;
     Ok(0)

@@ -1,13 +1,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::solve::{Request, check_frame, solve_positions};
+use crate::solve::{SolveRequest, check_frame, solve_positions};
 use crate::{Result, input};
 
 use super::{FrameArgs, SearchArgs};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct SolveArgs {
     /// Positions, one per line (the first token; the rest is ignored); `-` or none reads standard input.
     file: Option<PathBuf>,
     #[command(flatten)]
@@ -25,11 +25,11 @@ pub struct Args {
     search: SearchArgs,
 }
 
-pub fn run(args: Args, out: &mut dyn Write) -> Result<u8> {
+pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
     let text = input::read(args.file.as_deref())?;
-    let request = Request {
+    let request = SolveRequest {
         shape,
         weak: args.weak,
         best: args.best,

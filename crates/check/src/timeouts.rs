@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::{Candidate, Case, Outcome};
-use crate::sandbox::Sandbox;
+use connectz_sandbox::Sandbox;
 
 /// How the first run's limit is derived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub(super) struct Timeouts {
 
 /// How a case's run went: its outcome, the time it took (both runs), and
 /// whether it was run twice.
-pub(super) struct Judged {
+pub(super) struct CaseRun {
     pub outcome: Outcome,
     pub elapsed: Duration,
     pub retried: bool,
@@ -82,12 +82,12 @@ impl Timeouts {
         sandbox: &Sandbox,
         path: &Path,
         case: &Case,
-    ) -> Judged {
+    ) -> CaseRun {
         let full = sandbox.limits().timeout;
         let first = self.first_limit(case, full);
         let (outcome, run) = candidate.judge_within(sandbox, path, case.expect, first);
         let Some(policy) = self.policy else {
-            return Judged {
+            return CaseRun {
                 outcome,
                 elapsed: run.elapsed,
                 retried: false,
@@ -95,7 +95,7 @@ impl Timeouts {
         };
         let hangs = self.confirmed.load(Ordering::Relaxed) >= policy.confirmations;
         if outcome != Outcome::Timeout || first >= full || hangs {
-            return Judged {
+            return CaseRun {
                 outcome,
                 elapsed: run.elapsed,
                 retried: false,
@@ -107,7 +107,7 @@ impl Timeouts {
         } else {
             self.confirmed.store(0, Ordering::Relaxed);
         }
-        Judged {
+        CaseRun {
             outcome: again,
             elapsed: run.elapsed + second.elapsed,
             retried: true,

@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::Sha256;
 
-use super::{Entry, Graded, Settings};
-use crate::check::Case;
-use crate::sandbox::{Isolation, Limits};
+use super::{Entry, GradeSettings, Graded};
+use connectz_check::Case;
+use connectz_sandbox::{Isolation, Limits};
 
 /// What a result depends on: a candidate graded under another key is
 /// graded again.
@@ -59,7 +59,7 @@ pub struct Key {
     pub dir: Option<String>,
     /// How its answer is read.
     #[serde(default)]
-    pub answer: crate::check::Answer,
+    pub answer: connectz_check::AnswerReading,
     /// The isolation of its runs.
     #[serde(default)]
     pub isolation: String,
@@ -80,7 +80,7 @@ impl Key {
     /// corpus of [`digest`] `corpus`.
     pub fn of(
         entry: &Entry,
-        settings: &Settings,
+        settings: &GradeSettings,
         limits: Limits,
         isolation: &Isolation,
         corpus: u64,

@@ -3,12 +3,14 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Answer, Candidate, shown};
-use crate::{Context, Error, Result};
+use connectz_check::{AnswerReading, Candidate, shown};
+
+use crate::on_path;
 
 /// One candidate of a class: its name and how to run it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -44,11 +46,11 @@ enum ManifestAnswer {
 }
 
 impl ManifestAnswer {
-    fn read(self) -> std::result::Result<Answer, String> {
+    fn read(self) -> std::result::Result<AnswerReading, String> {
         match self {
             ManifestAnswer::Form(form) => match form.as_str() {
-                "whole" => Ok(Answer::Whole),
-                "last-line" => Ok(Answer::LastLine),
+                "whole" => Ok(AnswerReading::Whole),
+                "last-line" => Ok(AnswerReading::LastLine),
                 other => Err(format!(
                     "answer {other:?}: give \"whole\", \"last-line\" or a table of messages and their codes"
                 )),
@@ -60,10 +62,16 @@ impl ManifestAnswer {
                 if table.is_empty() {
                     return Err("answer: the table of messages is empty".into());
                 }
-                Ok(Answer::Messages(table.into_iter().collect()))
+                Ok(AnswerReading::Messages(table.into_iter().collect()))
             }
         }
     }
+}
+
+/// A fault of the class asked for (a manifest, `--each`): said in its own
+/// words.
+fn invalid(what: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, what)
 }
 
 /// The most a manifest may hold, in bytes.
@@ -77,17 +85,20 @@ const MANIFEST_LIMIT: u64 = 1 << 20;
 /// # Errors
 /// The file cannot be read or parsed, holds no candidate, two with one
 /// name, an empty name or command, or a `dir` that is not a folder.
-pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
+pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MANIFEST_LIMIT + 1).read_to_string(&mut text))
-        .context(path.display().to_string())?;
+        .map_err(on_path(path))?;
     if text.len() as u64 > MANIFEST_LIMIT {
-        return Err(format!("{}: a manifest is at most 1 MiB", path.display()).into());
+        return Err(invalid(format!(
+            "{}: a manifest is at most 1 MiB",
+            path.display()
+        )));
     }
     let manifest: Manifest =
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let entries = manifest
         .candidate
@@ -97,7 +108,7 @@ pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
             if let Some(dir) = &dir
                 && !dir.is_dir()
             {
-                return Err(Error::new(format!(
+                return Err(invalid(format!(
                     "{}: candidate \"{}\": {} is not a folder",
                     shown(path.as_os_str().as_encoded_bytes()),
                     shown(&m.name),
@@ -105,9 +116,9 @@ pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
                 )));
             }
             let answer = match m.answer {
-                None => Answer::Whole,
+                None => AnswerReading::Whole,
                 Some(a) => a.read().map_err(|e| {
-                    Error::new(format!("{}: candidate {:?}: {e}", path.display(), m.name))
+                    invalid(format!("{}: candidate {:?}: {e}", path.display(), m.name))
                 })?,
             };
             Ok(Entry {
@@ -119,8 +130,8 @@ pub fn manifest(path: &Path) -> Result<Vec<Entry>> {
                 },
             })
         })
-        .collect::<Result<Vec<_>>>()?;
-    validate(entries).map_err(|e| format!("{}: {e}", path.display()).into())
+        .collect::<io::Result<Vec<_>>>()?;
+    validate(entries).map_err(|e| invalid(format!("{}: {e}", path.display())))
 }
 
 /// `path` without its `.` components (`a/./b` is `a/b`; `.` alone stays).
@@ -142,16 +153,17 @@ pub(super) fn tidy(path: &Path) -> PathBuf {
 ///
 /// # Errors
 /// No path, a template without `{}`, or an empty one.
-pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
+pub fn each(template: &str, paths: &[PathBuf]) -> io::Result<Vec<Entry>> {
     if !template.contains("{}") {
-        return Err(format!(
+        return Err(invalid(format!(
             "--each \"{}\": the template has no {{}} to put the path in",
             shown(template)
-        )
-        .into());
+        )));
     }
     if paths.is_empty() {
-        return Err("--each needs at least one path after the template".into());
+        return Err(invalid(
+            "--each needs at least one path after the template".into(),
+        ));
     }
     let short = |p: &Path| -> String {
         p.components().next_back().map_or_else(
@@ -184,7 +196,7 @@ pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
                         .map(|word| OsString::from(word.replace("{}", text)))
                         .collect(),
                     dir: None,
-                    answer: Answer::Whole,
+                    answer: AnswerReading::Whole,
                 },
             }
         })
@@ -193,20 +205,26 @@ pub fn each(template: &str, paths: &[PathBuf]) -> Result<Vec<Entry>> {
 }
 
 /// At least one candidate, names non-empty and unique, commands non-empty.
-pub(super) fn validate(entries: Vec<Entry>) -> Result<Vec<Entry>> {
+pub(super) fn validate(entries: Vec<Entry>) -> io::Result<Vec<Entry>> {
     if entries.is_empty() {
-        return Err("no candidate to grade".into());
+        return Err(invalid("no candidate to grade".into()));
     }
     let mut names = std::collections::BTreeSet::new();
     for e in &entries {
         if e.name.trim().is_empty() {
-            return Err("a candidate has an empty name".into());
+            return Err(invalid("a candidate has an empty name".into()));
         }
         if !names.insert(e.name.as_str()) {
-            return Err(format!("two candidates are named \"{}\"", shown(&e.name)).into());
+            return Err(invalid(format!(
+                "two candidates are named \"{}\"",
+                shown(&e.name)
+            )));
         }
         if e.candidate.command.first().is_none_or(|p| p.is_empty()) {
-            return Err(format!("candidate \"{}\" has no command", shown(&e.name)).into());
+            return Err(invalid(format!(
+                "candidate \"{}\" has no command",
+                shown(&e.name)
+            )));
         }
     }
     Ok(entries)

@@ -5,21 +5,22 @@
 //! the reference's, measured in the same run on the same machine.
 
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connectz::{Code, judge_path};
 use connectz_gen::workload;
 
-use crate::check::{Candidate, Outcome, generated};
-use crate::sandbox::Sandbox;
-use crate::{Context, Result};
+use crate::on_path;
+use connectz_check::{Candidate, Outcome, generated};
+use connectz_sandbox::Sandbox;
 use serde::{Deserialize, Serialize};
 
 /// How to grade speed.
 #[derive(Clone, Debug)]
-pub struct Settings {
-    /// Runs of each workload (the median is reported).
+pub struct PerfSettings {
+    /// Timings of each workload (the median is reported).
     pub runs: usize,
     /// Scale of the workloads: 1 is the default size.
     pub scale: f64,
@@ -29,7 +30,7 @@ pub struct Settings {
 
 /// One speed workload: a file, or many small ones run one after another.
 #[derive(Clone, Debug)]
-pub struct Workload {
+pub struct SpeedWorkload {
     /// Its name: tail, dense, ladder, sparse, many.
     pub name: &'static str,
     /// What it is, in a few words.
@@ -88,7 +89,7 @@ pub struct Measure {
 
 /// A workload, run by a candidate and by the reference.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Row {
+pub struct SpeedRow {
     /// Index into the workloads.
     pub workload: usize,
     /// The candidate's runs.
@@ -97,7 +98,7 @@ pub struct Row {
     pub reference: Measure,
 }
 
-impl Row {
+impl SpeedRow {
     /// The candidate's time over the reference's, when both finished right.
     pub fn time_ratio(&self) -> Option<f64> {
         (self.candidate.verdict == Mark::Ok && self.reference.verdict == Mark::Ok).then(|| {
@@ -118,7 +119,7 @@ impl Row {
 
 /// The geometric mean of the time ratios; infinite when a workload did not
 /// finish right.
-pub fn geometric_mean(rows: &[Row]) -> f64 {
+pub fn geometric_mean(rows: &[SpeedRow]) -> f64 {
     if rows.is_empty() {
         return 1.0;
     }
@@ -149,8 +150,8 @@ const DENSE_LEAST: u64 = 60;
 ///
 /// # Errors
 /// A file cannot be written.
-pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
-    fs::create_dir_all(dir).context(dir.display().to_string())?;
+pub fn prepare(dir: &Path, scale: f64, seed: u64) -> io::Result<Vec<SpeedWorkload>> {
+    fs::create_dir_all(dir).map_err(on_path(dir))?;
     let size = |name: &str| -> u64 {
         let base = SIZES.iter().find(|(n, _)| *n == name).map_or(1.0, |s| s.1);
         let n = (base * scale).round().max(1.0) as u64;
@@ -187,9 +188,9 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     for (name, kind, about) in workloads {
         let n = size(name);
         let path = dir.join(format!("{name}.txt"));
-        let file = fs::File::create(&path).context(path.display().to_string())?;
-        workload(kind, n, seed, file).context(path.display().to_string())?;
-        out.push(Workload {
+        let file = fs::File::create(&path).map_err(on_path(&path))?;
+        workload(kind, n, seed, file).map_err(on_path(&path))?;
+        out.push(SpeedWorkload {
             name,
             about: about
                 .replace("{0}", &n.to_string())
@@ -205,12 +206,12 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     let mut bytes = 0;
     for (i, case) in generated(count, seed ^ 0x5eed).enumerate() {
         let path = dir.join(format!("many-{i:04}.txt"));
-        fs::write(&path, &case.bytes).context(path.display().to_string())?;
+        fs::write(&path, &case.bytes).map_err(on_path(&path))?;
         bytes += case.bytes.len() as u64;
         files.push(path);
         expect.push(case.expect);
     }
-    out.push(Workload {
+    out.push(SpeedWorkload {
         name: "many",
         about: format!("{} small generated games, one run each", files.len()),
         files,
@@ -220,7 +221,7 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
     Ok(out)
 }
 
-/// Runs every workload `runs` times by the candidate and by the reference,
+/// Timings every workload `runs` times by the candidate and by the reference,
 /// in turn. A program that fails a workload is not run on it again.
 ///
 /// # Errors
@@ -228,14 +229,14 @@ pub fn prepare(dir: &Path, scale: f64, seed: u64) -> Result<Vec<Workload>> {
 pub fn measure(
     candidate: &Candidate,
     reference: &Candidate,
-    workloads: &[Workload],
+    workloads: &[SpeedWorkload],
     sandbox: &Sandbox,
     runs: usize,
-) -> Result<Vec<Row>> {
+) -> io::Result<Vec<SpeedRow>> {
     let mut rows = Vec::new();
     for (i, w) in workloads.iter().enumerate() {
-        let mut ours = Runs::default();
-        let mut theirs = Runs::default();
+        let mut ours = Timings::default();
+        let mut theirs = Timings::default();
         for _ in 0..runs.max(1) {
             if theirs.verdict == Mark::Ok {
                 theirs.add(run_once(reference, w, sandbox));
@@ -244,7 +245,7 @@ pub fn measure(
                 ours.add(run_once(candidate, w, sandbox));
             }
         }
-        rows.push(Row {
+        rows.push(SpeedRow {
             workload: i,
             candidate: ours.measure(),
             reference: theirs.measure(),
@@ -254,15 +255,15 @@ pub fn measure(
 }
 
 #[derive(Debug)]
-struct Runs {
+struct Timings {
     verdict: Mark,
     times: Vec<Duration>,
     peak: Option<u64>,
 }
 
-impl Default for Runs {
-    fn default() -> Runs {
-        Runs {
+impl Default for Timings {
+    fn default() -> Timings {
+        Timings {
             verdict: Mark::Ok,
             times: Vec::new(),
             peak: None,
@@ -270,7 +271,7 @@ impl Default for Runs {
     }
 }
 
-impl Runs {
+impl Timings {
     fn add(&mut self, (verdict, time, peak): (Mark, Duration, Option<u64>)) {
         self.verdict = verdict;
         self.times.push(time);
@@ -294,7 +295,11 @@ impl Runs {
 
 /// One run of every file of the workload: the verdict, the total time, the
 /// largest peak memory.
-fn run_once(program: &Candidate, w: &Workload, sandbox: &Sandbox) -> (Mark, Duration, Option<u64>) {
+fn run_once(
+    program: &Candidate,
+    w: &SpeedWorkload,
+    sandbox: &Sandbox,
+) -> (Mark, Duration, Option<u64>) {
     let mut total = Duration::ZERO;
     let mut peak = None;
     for (path, &expect) in w.files.iter().zip(&w.expect) {

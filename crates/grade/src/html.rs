@@ -15,7 +15,7 @@ use connectz_explain::render::{Excerpt, Picture, draw};
 use connectz_spec::clause;
 
 use super::{ClassReport, Graded, Group, Kind, areas, markup, text};
-use crate::check::{Area, CaseResult, Outcome, describe, shown};
+use connectz_check::{Area, CaseResult, Outcome, describe, shown};
 
 mod speed;
 use speed::{speed_section, speed_table};

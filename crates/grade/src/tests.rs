@@ -4,6 +4,7 @@ use std::ffi::OsString;
 
 use super::class::{tidy, validate};
 use super::*;
+use connectz_sandbox::Limits;
 
 #[test]
 fn markup_escapes_and_drops_what_xml_cannot_hold() {
@@ -59,7 +60,7 @@ fn validate_wants_named_commands() {
         candidate: Candidate {
             command: command.iter().map(OsString::from).collect(),
             dir: None,
-            answer: crate::check::Answer::Whole,
+            answer: connectz_check::AnswerReading::Whole,
         },
     };
     assert!(validate(vec![]).is_err());
@@ -79,7 +80,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             candidate: Candidate {
                 command: vec![OsString::from("x")],
                 dir: None,
-                answer: crate::check::Answer::Whole,
+                answer: connectz_check::AnswerReading::Whole,
             },
         },
         check: CheckReport {
@@ -91,7 +92,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             per_area: [AreaScore::default(); 7],
             unlisted: 0,
             args: Vec::new(),
-            counts: crate::check::Counts {
+            counts: connectz_check::Counts {
                 passed: 100 - notes,
                 notes,
                 ..Default::default()
@@ -124,7 +125,7 @@ fn fewer_impl_notes_rank_first_whatever_the_speed() {
             output: 1 << 20,
             processes: 64,
         },
-        isolation: crate::sandbox::Isolation::None("a test".into()),
+        isolation: connectz_sandbox::Isolation::None("a test".into()),
         workloads: None,
         spent: Spent::default(),
         seconds: 0.0,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// How to read a candidate's answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Answer {
+pub enum AnswerReading {
     /// The whole of standard output, as the brief has it.
     #[default]
     Whole,
@@ -21,7 +21,7 @@ pub enum Answer {
     Messages(Vec<(String, u8)>),
 }
 
-impl Answer {
+impl AnswerReading {
     /// The answer in `stdout`, as text to read a code from: `stdout`
     /// itself, its last line that is not blank, or the code its message
     /// stands for (`None`: a message not in the table).
@@ -35,9 +35,9 @@ impl Answer {
                 .unwrap_or("")
         };
         match self {
-            Answer::Whole => Some(stdout.into()),
-            Answer::LastLine => Some(last().into()),
-            Answer::Messages(table) => {
+            AnswerReading::Whole => Some(stdout.into()),
+            AnswerReading::LastLine => Some(last().into()),
+            AnswerReading::Messages(table) => {
                 let line = last();
                 table
                     .iter()
@@ -49,15 +49,15 @@ impl Answer {
 
     /// True for the brief's form.
     pub fn is_whole(&self) -> bool {
-        *self == Answer::Whole
+        *self == AnswerReading::Whole
     }
 
     /// How it is shown in the reports: `None` for the brief's form.
     pub fn shown(&self) -> Option<String> {
         match self {
-            Answer::Whole => None,
-            Answer::LastLine => Some("its last line".into()),
-            Answer::Messages(table) => Some(format!(
+            AnswerReading::Whole => None,
+            AnswerReading::LastLine => Some("its last line".into()),
+            AnswerReading::Messages(table) => Some(format!(
                 "its last line, read through a table of {} messages",
                 table.len()
             )),
@@ -72,10 +72,14 @@ mod tests {
     #[test]
     fn answers_are_read_as_the_manifest_says() {
         let out = "Reading the file\nPlayer 1 wins\n\n";
-        assert_eq!(Answer::Whole.read(out).as_deref(), Some(out));
-        assert_eq!(Answer::LastLine.read(out).as_deref(), Some("Player 1 wins"));
-        assert_eq!(Answer::LastLine.read("").as_deref(), Some(""));
-        let table = Answer::Messages(vec![("Player 1 wins".into(), 1), (" Draw ".into(), 0)]);
+        assert_eq!(AnswerReading::Whole.read(out).as_deref(), Some(out));
+        assert_eq!(
+            AnswerReading::LastLine.read(out).as_deref(),
+            Some("Player 1 wins")
+        );
+        assert_eq!(AnswerReading::LastLine.read("").as_deref(), Some(""));
+        let table =
+            AnswerReading::Messages(vec![("Player 1 wins".into(), 1), (" Draw ".into(), 0)]);
         assert_eq!(table.read(out).as_deref(), Some("1"));
         assert_eq!(table.read("Draw\n").as_deref(), Some("0"));
         assert_eq!(table.read("Player 3 wins\n"), None);

@@ -4,28 +4,28 @@
 
 use serde::Serialize;
 
-use super::perf::{Mark, Row};
+use super::perf::{Mark, SpeedRow};
 use super::{ClassReport, Graded, areas, text};
-use crate::check::{CaseResult, Outcome};
+use connectz_check::{CaseResult, Outcome};
 
 #[derive(Serialize)]
-struct Document<'a> {
+struct JsonDocument<'a> {
     tool: &'static str,
     version: &'static str,
     all_passed: bool,
-    isolation: Isolated,
+    isolation: JsonIsolated,
     /// False while the grade is under way, or when it was interrupted:
     /// `candidates` holds those graded, `planned` how many were asked for.
     complete: bool,
     planned: usize,
-    cases: Cases,
-    limits: Limits,
-    workloads: Option<Vec<Workload<'a>>>,
-    candidates: Vec<Candidate<'a>>,
+    cases: JsonCases,
+    limits: JsonLimits,
+    workloads: Option<Vec<JsonWorkload<'a>>>,
+    candidates: Vec<JsonCandidate<'a>>,
 }
 
 #[derive(Serialize)]
-struct Cases {
+struct JsonCases {
     total: usize,
     corpus: usize,
     generated: usize,
@@ -33,13 +33,13 @@ struct Cases {
 }
 
 #[derive(Serialize)]
-struct Limits {
+struct JsonLimits {
     timeout_s: f64,
     memory_mb: u64,
 }
 
 #[derive(Serialize)]
-struct Workload<'a> {
+struct JsonWorkload<'a> {
     name: &'a str,
     about: &'a str,
     files: usize,
@@ -48,7 +48,7 @@ struct Workload<'a> {
 }
 
 #[derive(Serialize)]
-struct Candidate<'a> {
+struct JsonCandidate<'a> {
     rank: usize,
     name: &'a str,
     command: Vec<String>,
@@ -64,15 +64,15 @@ struct Candidate<'a> {
     median_ms: f64,
     speed: String,
     graded_s: f64,
-    areas: Vec<Score<'a>>,
-    per_code: Vec<Score<'a>>,
-    groups: Vec<Group<'a>>,
-    command_line: Vec<ArgCheck<'a>>,
-    perf: Option<Vec<Perf<'a>>>,
+    areas: Vec<JsonScore<'a>>,
+    per_code: Vec<JsonScore<'a>>,
+    groups: Vec<JsonGroup<'a>>,
+    command_line: Vec<JsonArgCheck<'a>>,
+    perf: Option<Vec<JsonPerf<'a>>>,
 }
 
 #[derive(Serialize)]
-struct Score<'a> {
+struct JsonScore<'a> {
     name: &'a str,
     passed: usize,
     total: usize,
@@ -81,18 +81,18 @@ struct Score<'a> {
 }
 
 #[derive(Serialize)]
-struct Group<'a> {
+struct JsonGroup<'a> {
     kind: &'static str,
     rule: &'a str,
     class: &'static str,
     counts: bool,
     count: usize,
-    shrunk: Option<Example>,
-    cases: Vec<Example>,
+    shrunk: Option<JsonExample>,
+    cases: Vec<JsonExample>,
 }
 
 #[derive(Serialize)]
-struct Example {
+struct JsonExample {
     name: Option<String>,
     /// The clause the case exercises (its group names the rule broken).
     rule: Option<String>,
@@ -105,7 +105,7 @@ struct Example {
 }
 
 #[derive(Serialize)]
-struct ArgCheck<'a> {
+struct JsonArgCheck<'a> {
     check: &'a str,
     expected: &'a str,
     got: &'a str,
@@ -114,7 +114,7 @@ struct ArgCheck<'a> {
 }
 
 #[derive(Serialize)]
-struct Perf<'a> {
+struct JsonPerf<'a> {
     workload: &'a str,
     result: &'static str,
     expected: Option<u8>,
@@ -129,36 +129,36 @@ struct Perf<'a> {
 
 /// How the runs were isolated.
 #[derive(Serialize)]
-struct Isolated {
+struct JsonIsolated {
     isolated: bool,
     description: String,
 }
 
 /// The report as one JSON document.
 pub fn report(class: &ClassReport) -> String {
-    let doc = Document {
+    let doc = JsonDocument {
         tool: "cz grade",
         version: env!("CARGO_PKG_VERSION"),
         all_passed: class.all_passed(),
-        isolation: Isolated {
+        isolation: JsonIsolated {
             isolated: class.isolation.isolated(),
             description: class.isolation.describe(),
         },
         complete: !class.incomplete(),
         planned: class.planned,
-        cases: Cases {
+        cases: JsonCases {
             total: class.corpus + class.generated,
             corpus: class.corpus,
             generated: class.generated,
             seed: class.seed,
         },
-        limits: Limits {
+        limits: JsonLimits {
             timeout_s: class.limits.timeout.as_secs_f64(),
             memory_mb: class.limits.memory >> 20,
         },
         workloads: class.workloads.as_ref().map(|ws| {
             ws.iter()
-                .map(|w| Workload {
+                .map(|w| JsonWorkload {
                     name: w.name,
                     about: &w.about,
                     files: w.files.len(),
@@ -180,9 +180,9 @@ pub fn report(class: &ClassReport) -> String {
     text
 }
 
-fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidate<'a> {
+fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> JsonCandidate<'a> {
     let c = &g.check.counts;
-    Candidate {
+    JsonCandidate {
         rank,
         name: &g.entry.name,
         command: g
@@ -210,7 +210,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
         speed: text::speed(g),
         graded_s: g.seconds,
         areas: areas(&g.check)
-            .map(|(a, score)| Score {
+            .map(|(a, score)| JsonScore {
                 name: a.name(),
                 passed: score.passed,
                 total: score.cases,
@@ -223,7 +223,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
             .iter()
             .enumerate()
             .filter(|(_, (total, _))| *total > 0)
-            .map(|(code, &(total, passed))| Score {
+            .map(|(code, &(total, passed))| JsonScore {
                 name: ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"][code],
                 passed,
                 total,
@@ -233,13 +233,13 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
         groups: g
             .groups
             .iter()
-            .map(|group| Group {
+            .map(|group| JsonGroup {
                 kind: group.kind.name(),
                 rule: &group.rule,
                 class: group.class.name(),
                 counts: group.counts(),
                 count: group.results.len(),
-                shrunk: group.shrunk.as_ref().map(|s| Example {
+                shrunk: group.shrunk.as_ref().map(|s| JsonExample {
                     name: None,
                     rule: None,
                     input: text::escaped(&s.bytes),
@@ -256,7 +256,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
             .check
             .args
             .iter()
-            .map(|a| ArgCheck {
+            .map(|a| JsonArgCheck {
                 check: &a.what,
                 expected: &a.expected,
                 got: &a.got,
@@ -271,8 +271,8 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> Candidat
     }
 }
 
-fn example(r: &CaseResult) -> Example {
-    Example {
+fn example(r: &CaseResult) -> JsonExample {
+    JsonExample {
         name: Some(r.case.name.clone()),
         rule: Some(r.case.rule.clone()),
         input: text::escaped(&r.case.bytes),
@@ -298,7 +298,7 @@ fn stderr(outcome: &Outcome) -> Option<String> {
     }
 }
 
-fn perf<'a>(row: &Row, class: &'a ClassReport) -> Perf<'a> {
+fn perf<'a>(row: &SpeedRow, class: &'a ClassReport) -> JsonPerf<'a> {
     let name = class
         .workloads
         .as_ref()
@@ -309,7 +309,7 @@ fn perf<'a>(row: &Row, class: &'a ClassReport) -> Perf<'a> {
         _ => (None, None),
     };
     let mb = |p: Option<u64>| p.map(|p| p as f64 / 1048576.0);
-    Perf {
+    JsonPerf {
         workload: name,
         result: row.candidate.verdict.name(),
         expected,

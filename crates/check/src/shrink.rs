@@ -9,7 +9,7 @@ use std::time::Instant;
 use connectz::{Code, judge_bytes};
 
 use super::{Candidate, Case, Outcome, Policy, SHRINK_RUNS, Shrinking, Shrunk};
-use crate::sandbox::Sandbox;
+use connectz_sandbox::Sandbox;
 
 /// True when `outcome` on an input the reference calls `expect` is the
 /// same failure as `original` on the case: the same wrong code, or a crash

@@ -12,7 +12,7 @@ use connectz_spec::Class;
 
 use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
-use crate::check::{CaseResult, Outcome, case_of, describe, shown};
+use connectz_check::{CaseResult, Outcome, case_of, describe, shown};
 
 /// The report as a JUnit XML document.
 pub fn report(class: &ClassReport, cases: usize) -> String {

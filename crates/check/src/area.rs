@@ -176,7 +176,7 @@ mod tests {
     /// does, in rules.
     #[test]
     fn no_game_file_counts_in_the_command_line() {
-        let corpus = crate::check::corpus();
+        let corpus = crate::corpus();
         let table: Vec<_> = corpus.iter().filter(|c| c.rule == "code.table").collect();
         assert!(!table.is_empty());
         for case in &table {

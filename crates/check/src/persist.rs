@@ -1,5 +1,5 @@
 //! How the judge's and the spec's own types are written in a grade's
-//! journal (see `grade::journal`): a code as its number, a class as its
+//! journal (see `connectz-grade`'s `journal`): a code as its number, a class as its
 //! word.
 
 /// `connectz::Code` as its number, 0 to 9.

@@ -18,7 +18,7 @@
 //!
 //! A fork of a warmed interpreter is not a fresh one in every respect (the
 //! modules the server imported are already loaded), so `cz check` holds
-//! the server to fresh runs: see `check::faithful`.
+//! the server to fresh runs: see `faithful` in `connectz-check`.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -44,7 +44,7 @@ const SCRIPT: &str = include_str!("forkserver.py");
 const ANSWER: Duration = Duration::from_secs(10);
 
 /// A candidate: its folder and command.
-pub(super) type Key = (Option<PathBuf>, Vec<OsString>);
+pub(super) type ServerKey = (Option<PathBuf>, Vec<OsString>);
 
 /// True when `command` runs a Python script, `python SCRIPT` (or
 /// `python3`, `python3.12`, a path to one of them), and SCRIPT, a `.py`
@@ -107,8 +107,8 @@ enum Reply {
 /// one.
 #[derive(Default)]
 pub(super) struct Servers {
-    idle: Mutex<HashMap<Key, Vec<Server>>>,
-    fresh: Mutex<Vec<Key>>,
+    idle: Mutex<HashMap<ServerKey, Vec<Server>>>,
+    fresh: Mutex<Vec<ServerKey>>,
 }
 
 impl std::fmt::Debug for Servers {
@@ -119,12 +119,12 @@ impl std::fmt::Debug for Servers {
 
 impl Servers {
     /// An idle server for `key`, if there is one.
-    pub(super) fn take(&self, key: &Key) -> Option<Server> {
+    pub(super) fn take(&self, key: &ServerKey) -> Option<Server> {
         self.idle.lock().ok()?.get_mut(key)?.pop()
     }
 
     /// Puts a server back, idle.
-    pub(super) fn put(&self, key: Key, server: Server) {
+    pub(super) fn put(&self, key: ServerKey, server: Server) {
         match self.idle.lock() {
             Ok(mut idle) => idle.entry(key).or_default().push(server),
             Err(_) => server.stop(),
@@ -132,7 +132,7 @@ impl Servers {
     }
 
     /// Stops every server of `key`.
-    pub(super) fn stop(&self, key: &Key) {
+    pub(super) fn stop(&self, key: &ServerKey) {
         let servers = self
             .idle
             .lock()
@@ -157,12 +157,12 @@ impl Servers {
     }
 
     /// Whether `key` must be run fresh.
-    pub(super) fn is_fresh(&self, key: &Key) -> bool {
+    pub(super) fn is_fresh(&self, key: &ServerKey) -> bool {
         self.fresh.lock().is_ok_and(|f| f.contains(key))
     }
 
     /// From now on, `key` is run fresh.
-    pub(super) fn make_fresh(&self, key: &Key) {
+    pub(super) fn make_fresh(&self, key: &ServerKey) {
         if let Ok(mut fresh) = self.fresh.lock()
             && !fresh.contains(key)
         {
@@ -224,7 +224,7 @@ impl Server {
     /// Starts a server for `key` in `sandbox` (its inbox a folder `n` of
     /// the scratch folder), under the sandbox's limits but its time (the
     /// server holds each run to its own).
-    pub(super) fn start(sandbox: &Sandbox, n: u64, key: &Key) -> Option<Server> {
+    pub(super) fn start(sandbox: &Sandbox, n: u64, key: &ServerKey) -> Option<Server> {
         use std::os::unix::fs::PermissionsExt;
         let (dir, command) = key;
         let inbox = sandbox.scratch.join(format!("box-{n}"));

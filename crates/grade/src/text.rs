@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::perf::{Mark, Row, Workload};
+use super::perf::{Mark, SpeedRow, SpeedWorkload};
 use super::{ClassReport, Graded, Kind, areas};
-use crate::check::{Area, Outcome, describe, shown};
+use connectz_check::{Area, Outcome, describe, shown};
 
 /// The whole report.
 pub fn report(class: &ClassReport) -> String {
@@ -146,7 +146,7 @@ fn leaderboard(class: &ClassReport) -> String {
     out
 }
 
-fn candidate(rank: usize, g: &Graded, workloads: Option<&[Workload]>) -> String {
+fn candidate(rank: usize, g: &Graded, workloads: Option<&[SpeedWorkload]>) -> String {
     let c = &g.check.counts;
     let mut out = format!(
         "== {rank}. {}: {}\n",
@@ -265,7 +265,7 @@ fn candidate(rank: usize, g: &Graded, workloads: Option<&[Workload]>) -> String 
 }
 
 /// The speed table of one candidate.
-pub fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
+pub fn speed_table(rows: &[SpeedRow], workloads: &[SpeedWorkload]) -> String {
     let mut out = String::from(
         "   speed      code  result       time   reference  ratio   peak MB  reference  ratio\n",
     );

@@ -97,7 +97,7 @@ pub fn supervise(args: &[OsString]) -> ! {
 }
 
 /// A run's arguments, read.
-struct Plan {
+struct SupervisedRun {
     timeout: Duration,
     memory: u64,
     output: u64,
@@ -109,7 +109,7 @@ struct Plan {
     args: Vec<OsString>,
 }
 
-fn plan(args: &[OsString]) -> Result<Plan, String> {
+fn plan(args: &[OsString]) -> Result<SupervisedRun, String> {
     let number = |i: usize| -> Result<u64, String> {
         args.get(i)
             .and_then(|a| a.to_str())
@@ -122,7 +122,7 @@ fn plan(args: &[OsString]) -> Result<Plan, String> {
         Some("boxed") => true,
         _ => return Err(format!("{SUPERVISE}: the mode is plain or boxed")),
     };
-    Ok(Plan {
+    Ok(SupervisedRun {
         timeout: Duration::from_micros(number(0)?),
         memory: number(1)?,
         output: number(2)?,

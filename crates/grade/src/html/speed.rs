@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::grade::perf::{Mark, Row, Workload};
-use crate::grade::{ClassReport, markup};
+use crate::perf::{Mark, SpeedRow, SpeedWorkload};
+use crate::{ClassReport, markup};
 
-pub(super) fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
+pub(super) fn speed_table(rows: &[SpeedRow], workloads: &[SpeedWorkload]) -> String {
     let mut out = String::from(
         "<h3>Speed</h3>\n<table><thead><tr><th class=\"left\">workload</th><th class=\"left\">result</th><th>time</th><th>reference</th><th>ratio</th><th>peak MB</th><th>reference</th><th>ratio</th></tr></thead><tbody>\n",
     );
@@ -41,7 +41,7 @@ pub(super) fn speed_table(rows: &[Row], workloads: &[Workload]) -> String {
 
 /// The speed section: what each workload is, and a bar chart of every
 /// candidate's time ratio to the reference, on a log scale.
-pub(super) fn speed_section(class: &ClassReport, workloads: &[Workload]) -> String {
+pub(super) fn speed_section(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
     let mut out = String::from(
         "<section id=\"speed\"><h2>Speed</h2>\n<p class=\"muted\">Each workload is run by the candidate and by the reference in turn, a few times; the bars are the candidate's median time over the reference's, on a log scale. A workload not finished right is drawn in orange at the time limit.</p>\n<ul>\n",
     );
@@ -66,7 +66,7 @@ pub(super) fn speed_section(class: &ClassReport, workloads: &[Workload]) -> Stri
 }
 
 /// A horizontal bar chart, one group of bars per workload.
-fn chart(class: &ClassReport, workloads: &[Workload]) -> String {
+fn chart(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
     let name_width = class
         .graded
         .iter()
@@ -80,7 +80,7 @@ fn chart(class: &ClassReport, workloads: &[Workload]) -> String {
     let plot_w = 420.0;
     let value_w = 120.0;
     // Ratios: the largest finished one, or the limit over the reference.
-    let ratio_of = |row: &Row| -> (f64, bool) {
+    let ratio_of = |row: &SpeedRow| -> (f64, bool) {
         match row.time_ratio() {
             Some(r) => (r, true),
             None => (

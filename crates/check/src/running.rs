@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use connectz::{Code, USAGE};
 
-use super::{Answer, ArgCheck, Outcome};
-use crate::sandbox::{Ended, Execution, Sandbox};
+use super::{AnswerReading, ArgCheck, Outcome};
+use connectz_sandbox::{Ended, Execution, Sandbox};
 use serde::{Deserialize, Serialize};
 
 /// How to run the candidate.
@@ -21,7 +21,7 @@ pub struct Candidate {
     pub dir: Option<PathBuf>,
     /// How its answer is read from what it prints.
     #[serde(default)]
-    pub answer: Answer,
+    pub answer: AnswerReading,
 }
 
 /// What one run printed, as text.
@@ -121,7 +121,7 @@ fn printed(run: Execution) -> Printed {
 /// exited 0 and a note ([`Outcome::ExitStatus`]) otherwise, another code a
 /// mismatch. A run that printed anything else crashed, unless it ran out
 /// of memory; one that did not end in time timed out, whatever it printed.
-fn judged(printed: Printed, expect: Code, answer: &Answer) -> (Outcome, Execution) {
+fn judged(printed: Printed, expect: Code, answer: &AnswerReading) -> (Outcome, Execution) {
     let run = &printed.run;
     let code = answer
         .read(&printed.stdout)
@@ -217,7 +217,7 @@ mod tests {
             peak_memory: None,
             memory_exceeded,
         };
-        judged(printed(run), Code::WinOne, &Answer::Whole).0
+        judged(printed(run), Code::WinOne, &AnswerReading::Whole).0
     }
 
     /// The code printed decides, however the run ended; only a run that
