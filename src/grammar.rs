@@ -30,7 +30,7 @@ use nom::character::complete::char;
 use nom::combinator::all_consuming;
 use nom::{Finish, IResult, Parser};
 
-use crate::memory::Exhausted;
+use crate::memory::OutOfMemory;
 use crate::nat::Nat;
 
 /// What is wrong with a file that does not conform to the format (code 8).
@@ -181,9 +181,9 @@ pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
 }
 
 /// [`parse_header`] in two steps, for a caller that must not abort: the
-/// fault, if any, then the header, or [`Exhausted`] when its numbers cannot
+/// fault, if any, then the header, or [`OutOfMemory`] when its numbers cannot
 /// be held (r[decision.out-of-memory]).
-pub(crate) fn try_parse_header(line: &[u8]) -> Result<Result<Header, Exhausted>, FormatFault> {
+pub(crate) fn try_parse_header(line: &[u8]) -> Result<Result<Header, OutOfMemory>, FormatFault> {
     header_digits(line).map(|[x, y, z]| {
         Ok(Header {
             x: Nat::try_from_ascii_digits(x)?,

@@ -5,7 +5,7 @@ use memchr::memchr;
 
 use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
-use crate::memory::Exhausted;
+use crate::memory::OutOfMemory;
 use crate::nat::Nat;
 use crate::partial::{Partial, Pushed};
 use crate::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
@@ -211,7 +211,7 @@ impl Judge {
             Pushed::OutOfMemory => {
                 // r[decision.out-of-memory]: the line is followed to its end
                 // but not kept; it is judged as far as that allows.
-                self.record(Finding::Exhausted {
+                self.record(Finding::OutOfMemory {
                     line: self.lines + 1,
                 });
                 self.game = None;
@@ -372,7 +372,7 @@ impl Judge {
                 Ok(Ok(header)) => self.take_header(header),
                 // r[decision.out-of-memory]: without X, the rest of the file
                 // is read for format faults only.
-                Ok(Err(Exhausted)) => self.record(Finding::Exhausted { line: 1 }),
+                Ok(Err(OutOfMemory)) => self.record(Finding::OutOfMemory { line: 1 }),
             }
             return;
         }
@@ -402,7 +402,7 @@ impl Judge {
         let Ok(column) = Nat::try_from_ascii_digits(digits) else {
             // r[decision.out-of-memory]: the board is given up.
             self.game = None;
-            return self.record(Finding::Exhausted { line: number });
+            return self.record(Finding::OutOfMemory { line: number });
         };
         match self.watch {
             Watch::Play => self.step_line(number, column),
@@ -450,7 +450,7 @@ impl Judge {
                 // r[decision.out-of-memory]: the board is given up; the rest
                 // of the file is still read for faults that outrank it.
                 self.game = None;
-                self.record(Finding::Exhausted { line: number });
+                self.record(Finding::OutOfMemory { line: number });
             }
             Effect::Placed {
                 after_win: true, ..

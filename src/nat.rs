@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::memory::{Exhausted, or_abort, try_vec};
+use crate::memory::{OutOfMemory, or_abort, try_vec};
 
 /// A natural number (zero included) of any size.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -62,9 +62,9 @@ impl Nat {
         or_abort(Self::try_from_ascii_digits(digits), digits.len())
     }
 
-    /// [`Nat::from_ascii_digits`], or [`Exhausted`] when the memory for a
+    /// [`Nat::from_ascii_digits`], or [`OutOfMemory`] when the memory for a
     /// big number cannot be had.
-    pub(crate) fn try_from_ascii_digits(digits: &[u8]) -> Result<Nat, Exhausted> {
+    pub(crate) fn try_from_ascii_digits(digits: &[u8]) -> Result<Nat, OutOfMemory> {
         if digits.len() <= 19 {
             let value = digits
                 .iter()
@@ -89,7 +89,7 @@ impl Nat {
     }
 
     /// `digits` are ASCII digits with no leading zero (possibly empty = 0).
-    fn from_significant(digits: &[u8]) -> Result<Nat, Exhausted> {
+    fn from_significant(digits: &[u8]) -> Result<Nat, OutOfMemory> {
         if let Some(value) = Self::word(digits) {
             return Ok(Nat(Repr::Small(value)));
         }
@@ -171,8 +171,8 @@ impl Nat {
         )
     }
 
-    /// [`Nat::add`], or [`Exhausted`] when the memory cannot be had.
-    pub fn try_add(&self, other: &Nat) -> Result<Nat, Exhausted> {
+    /// [`Nat::add`], or [`OutOfMemory`] when the memory cannot be had.
+    pub fn try_add(&self, other: &Nat) -> Result<Nat, OutOfMemory> {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0)
             && let Some(sum) = a.checked_add(*b)
         {
@@ -214,8 +214,8 @@ impl Nat {
         or_abort(self.try_checked_sub(other), self.digit_count())
     }
 
-    /// [`Nat::checked_sub`], or [`Exhausted`] when the memory cannot be had.
-    pub fn try_checked_sub(&self, other: &Nat) -> Result<Option<Nat>, Exhausted> {
+    /// [`Nat::checked_sub`], or [`OutOfMemory`] when the memory cannot be had.
+    pub fn try_checked_sub(&self, other: &Nat) -> Result<Option<Nat>, OutOfMemory> {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
             return Ok(a.checked_sub(*b).map(Nat::from));
         }

@@ -108,7 +108,7 @@ pub enum Finding {
     /// The game needed more memory than the judge could get, at this line
     /// (r[decision.out-of-memory]): only a format fault or a column outside
     /// the frame can still decide the code; otherwise it is 9.
-    Exhausted {
+    OutOfMemory {
         /// 1-based line.
         line: u64,
     },
@@ -158,7 +158,7 @@ impl Finding {
             Finding::Unreadable { .. } => Code::FileError,
             Finding::Format { .. } => Code::InvalidFile,
             Finding::Unwinnable => Code::IllegalGame,
-            Finding::Exhausted { .. } => Code::FileError,
+            Finding::OutOfMemory { .. } => Code::FileError,
             Finding::OffFrame { .. } => Code::IllegalColumn,
             Finding::ColumnFull { .. } => Code::IllegalRow,
             Finding::AfterWin { .. } => Code::IllegalContinue,
@@ -189,7 +189,7 @@ impl Finding {
                 }
             },
             Finding::Unwinnable => "rule.winnable",
-            Finding::Exhausted { .. } => "decision.out-of-memory",
+            Finding::OutOfMemory { .. } => "decision.out-of-memory",
             Finding::OffFrame { .. } => "rule.column-range",
             Finding::ColumnFull { .. } => "rule.column-full",
             Finding::AfterWin { .. } => "rule.after-win",
@@ -204,7 +204,7 @@ impl Finding {
             Finding::Unreadable { .. } => None,
             Finding::Unwinnable => Some(1),
             Finding::Format { line, .. }
-            | Finding::Exhausted { line }
+            | Finding::OutOfMemory { line }
             | Finding::OffFrame { line, .. }
             | Finding::ColumnFull { line, .. }
             | Finding::AfterWin { line }
@@ -224,7 +224,7 @@ impl fmt::Display for Finding {
                 f,
                 "line 1: no winning run can ever be completed on this frame"
             ),
-            Finding::Exhausted { line } => write!(
+            Finding::OutOfMemory { line } => write!(
                 f,
                 "line {line}: the game needs more memory than the judge could get"
             ),
@@ -284,7 +284,7 @@ fn rank(finding: &Finding) -> u8 {
         Finding::Format { .. } => 6,
         Finding::Unwinnable => 5,
         Finding::OffFrame { .. } => 4,
-        Finding::Exhausted { .. } => 3,
+        Finding::OutOfMemory { .. } => 3,
         Finding::ColumnFull { .. } => 2,
         Finding::AfterWin { .. } => 1,
         Finding::Won { .. } | Finding::Draw { .. } | Finding::Unfinished { .. } => 0,

@@ -22,7 +22,7 @@
 
 use std::hash::{BuildHasher, RandomState};
 
-use super::Exhausted;
+use super::OutOfMemory;
 
 /// The empty slot's key: no column is 0.
 const EMPTY: u64 = 0;
@@ -178,10 +178,10 @@ impl<V: Default + Clone> ColumnMap<V> {
         (slot.0 == key).then_some(&mut slot.1)
     }
 
-    /// The value of `key` (not 0), made (default) if need be; `Exhausted`
+    /// The value of `key` (not 0), made (default) if need be; `OutOfMemory`
     /// when the table must grow and the memory cannot be had.
     #[inline]
-    pub(super) fn entry(&mut self, key: u64) -> Result<&mut V, Exhausted> {
+    pub(super) fn entry(&mut self, key: u64) -> Result<&mut V, OutOfMemory> {
         debug_assert_ne!(key, EMPTY);
         if (self.len + 1) * 4 > self.slots() * 3 {
             self.grow()?;
@@ -195,10 +195,10 @@ impl<V: Default + Clone> ColumnMap<V> {
     }
 
     /// Twice the slots (at least [`MIN_SLOTS`]), every entry moved over.
-    fn grow(&mut self) -> Result<(), Exhausted> {
+    fn grow(&mut self) -> Result<(), OutOfMemory> {
         let size = (self.groups.len() * 2).max(MIN_SLOTS / GROUP);
         let mut groups = Vec::new();
-        groups.try_reserve_exact(size).map_err(|_| Exhausted)?;
+        groups.try_reserve_exact(size).map_err(|_| OutOfMemory)?;
         groups.resize(
             size,
             SlotGroup(std::array::from_fn(|_| (EMPTY, V::default()))),
@@ -245,16 +245,16 @@ impl<V: Default + Clone> ColumnMap<V> {
             .map(|(k, v)| (*k, v))
     }
 
-    /// The same keys with values mapped by `f`; `Exhausted` when memory is
+    /// The same keys with values mapped by `f`; `OutOfMemory` when memory is
     /// short.
     pub(super) fn try_map<W: Default + Clone>(
         &self,
         f: impl Fn(&V) -> W,
-    ) -> Result<ColumnMap<W>, Exhausted> {
+    ) -> Result<ColumnMap<W>, OutOfMemory> {
         let mut groups = Vec::new();
         groups
             .try_reserve_exact(self.groups.len())
-            .map_err(|_| Exhausted)?;
+            .map_err(|_| OutOfMemory)?;
         groups.extend(
             self.groups
                 .iter()

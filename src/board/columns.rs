@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 
-use super::Exhausted;
+use super::OutOfMemory;
 use super::column_map::{ColumnMap, Probes};
 use crate::memory::{or_abort, try_vec};
 use crate::nat::Nat;
@@ -46,11 +46,11 @@ impl<V: Default + Clone> Columns<V> {
         or_abort(Self::try_new(x, array_limit), 0)
     }
 
-    /// [`Columns::new`], or [`Exhausted`] when the array's memory cannot be
+    /// [`Columns::new`], or [`OutOfMemory`] when the array's memory cannot be
     /// had.
-    pub(super) fn try_new(x: &Nat, array_limit: u64) -> Result<Columns<V>, Exhausted> {
+    pub(super) fn try_new(x: &Nat, array_limit: u64) -> Result<Columns<V>, OutOfMemory> {
         let width = x.to_u64().filter(|&w| w <= array_limit).unwrap_or(0);
-        let width = usize::try_from(width).map_err(|_| Exhausted)?;
+        let width = usize::try_from(width).map_err(|_| OutOfMemory)?;
         let mut array = try_vec(width)?;
         array.resize(width, V::default());
         Ok(Columns {
@@ -82,13 +82,13 @@ impl<V: Default + Clone> Columns<V> {
 
     /// [`Columns::entry`] for column `c` (1-based, a machine word).
     #[inline]
-    pub(super) fn entry_small(&mut self, c: u64) -> Result<&mut V, Exhausted> {
+    pub(super) fn entry_small(&mut self, c: u64) -> Result<&mut V, OutOfMemory> {
         if self.array.is_empty() {
             self.table.entry(c)
         } else {
             self.array
                 .get_mut(c.wrapping_sub(1) as usize)
-                .ok_or(Exhausted)
+                .ok_or(OutOfMemory)
         }
     }
 
@@ -102,11 +102,11 @@ impl<V: Default + Clone> Columns<V> {
 
     /// The value for `col`, made (empty) if need be.
     #[inline]
-    pub(super) fn entry(&mut self, col: &Nat) -> Result<&mut V, Exhausted> {
+    pub(super) fn entry(&mut self, col: &Nat) -> Result<&mut V, OutOfMemory> {
         match small(col) {
             Some(c) => self.entry_small(c),
             None => {
-                self.big.try_reserve(1).map_err(|_| Exhausted)?;
+                self.big.try_reserve(1).map_err(|_| OutOfMemory)?;
                 Ok(self.big.entry(col.clone()).or_default())
             }
         }
@@ -206,7 +206,7 @@ impl Heights {
     }
 
     /// One more counter in `col` (inside the frame, not full): its row.
-    pub(super) fn step(&mut self, col: &Nat) -> Result<u64, Exhausted> {
+    pub(super) fn step(&mut self, col: &Nat) -> Result<u64, OutOfMemory> {
         let slot = self.entry(col)?;
         *slot += 1;
         Ok(*slot - 1)

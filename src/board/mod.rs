@@ -100,7 +100,7 @@ pub(crate) struct Placement {
     back: u64,
 }
 
-pub use crate::memory::Exhausted;
+pub use crate::memory::OutOfMemory;
 
 fn tag(player: Player) -> u64 {
     u64::from(player.number())
@@ -369,7 +369,7 @@ impl Board {
                     if height > 0 {
                         match h.entry(&Nat::from(c as u64 + 1)) {
                             Ok(slot) => *slot = u64::from(height),
-                            Err(Exhausted) => return,
+                            Err(OutOfMemory) => return,
                         }
                     }
                 }
@@ -414,7 +414,7 @@ impl Board {
                         length: 0,
                         back: 0,
                     }),
-                    Err(Exhausted) => Err(Effect::OutOfMemory),
+                    Err(OutOfMemory) => Err(Effect::OutOfMemory),
                 }
             }
         };
@@ -434,7 +434,7 @@ impl Board {
             },
             Some(_) => match run_from(column.clone(), placed, player) {
                 Ok(run) => Effect::Won { row, run },
-                Err(Exhausted) => Effect::OutOfMemory,
+                Err(OutOfMemory) => Effect::OutOfMemory,
             },
         }
     }

@@ -1,7 +1,7 @@
 //! Who holds a cell and the runs through it: the players, the four
 //! directions, and the winning run.
 
-use super::{Exhausted, Placement};
+use super::{OutOfMemory, Placement};
 use crate::nat::Nat;
 
 /// One of the two players.
@@ -99,13 +99,13 @@ impl WinningRun {
     }
 }
 
-/// The run completed by `placed`, from its start; [`Exhausted`] when the
+/// The run completed by `placed`, from its start; [`OutOfMemory`] when the
 /// start's column number (a column past 2^64) cannot be made.
 pub(super) fn run_from(
     column: Nat,
     placed: Placement,
     player: Player,
-) -> Result<WinningRun, Exhausted> {
+) -> Result<WinningRun, OutOfMemory> {
     let Placement {
         row,
         direction,
@@ -113,7 +113,7 @@ pub(super) fn run_from(
         back,
     } = placed;
     // Walk `back` steps towards the start of the run.
-    let start = |column: Nat| -> Result<Nat, Exhausted> {
+    let start = |column: Nat| -> Result<Nat, OutOfMemory> {
         Ok(column
             .try_checked_sub(&Nat::from(back))?
             .unwrap_or(Nat::ZERO))

@@ -3,7 +3,7 @@
 use super::column_map::Probes;
 use super::columns::{ARRAY_COLUMNS, Columns, Heights, small};
 use super::dense::Dense;
-use super::{CellLanes, Effect, Exhausted, Lane, Placement, Player, SIDEWAYS, join, tag};
+use super::{CellLanes, Effect, Lane, OutOfMemory, Placement, Player, SIDEWAYS, join, tag};
 use crate::memory::or_abort;
 use crate::nat::Nat;
 
@@ -68,22 +68,22 @@ impl<L: Lane> Column<L> {
         stacks: &mut Stacks<L>,
         cell: CellLanes<L>,
         top_run: u64,
-    ) -> Result<(), Exhausted> {
+    ) -> Result<(), OutOfMemory> {
         match self {
             Column::Empty => *self = Column::One(cell),
             Column::One(first) => {
-                let index = u32::try_from(stacks.len()).map_err(|_| Exhausted)?;
+                let index = u32::try_from(stacks.len()).map_err(|_| OutOfMemory)?;
                 let mut cells = Vec::new();
-                cells.try_reserve_exact(2).map_err(|_| Exhausted)?;
+                cells.try_reserve_exact(2).map_err(|_| OutOfMemory)?;
                 cells.push(*first);
                 cells.push(cell);
-                stacks.try_reserve(1).map_err(|_| Exhausted)?;
+                stacks.try_reserve(1).map_err(|_| OutOfMemory)?;
                 stacks.push(Stack { top_run, cells });
                 *self = Column::Many(index);
             }
             Column::Many(i) => {
                 let s = &mut stacks[*i as usize];
-                s.cells.try_reserve(1).map_err(|_| Exhausted)?;
+                s.cells.try_reserve(1).map_err(|_| OutOfMemory)?;
                 s.cells.push(cell);
                 s.top_run = top_run;
             }
@@ -155,7 +155,7 @@ impl<L: Lane> Sparse<L> {
         &self,
         col: &Nat,
         by: i64,
-    ) -> Result<Option<&Column<L>>, Exhausted> {
+    ) -> Result<Option<&Column<L>>, OutOfMemory> {
         Ok(match small(col).map(|c| c.checked_add_signed(by)) {
             Some(Some(0)) => None,
             Some(Some(n)) => self.columns.get_small(n),
@@ -190,7 +190,7 @@ impl<L: Lane> Sparse<L> {
     /// (0-based), its vertical run, and the (back, ahead) runs beside it in
     /// each sideways direction. Three lookups: the column and its two
     /// neighbours.
-    pub(super) fn beside(&self, col: &Nat, tag: L) -> Result<Beside, Exhausted> {
+    pub(super) fn beside(&self, col: &Nat, tag: L) -> Result<Beside, OutOfMemory> {
         self.beside_at(col, None, tag)
     }
 
@@ -201,7 +201,7 @@ impl<L: Lane> Sparse<L> {
         col: &Nat,
         row: Option<u64>,
         tag: L,
-    ) -> Result<Beside, Exhausted> {
+    ) -> Result<Beside, OutOfMemory> {
         let columns = [
             self.beside_column(col, -1)?,
             self.column(col),
@@ -245,7 +245,7 @@ impl<L: Lane> Sparse<L> {
 
     /// Steps: places `player`'s counter on top of `col` and updates the ends of the
     /// runs it joins.
-    pub(super) fn step(&mut self, col: &Nat, player: Player) -> Result<Placement, Exhausted> {
+    pub(super) fn step(&mut self, col: &Nat, player: Player) -> Result<Placement, OutOfMemory> {
         let tag = L::put(tag(player));
         let (row, vertical, sides) = self.beside(col, tag)?;
         let (totals, direction, length, back) = join(vertical, sides);
@@ -365,7 +365,7 @@ impl<L: Lane> Sparse<L> {
 }
 
 /// `col + by`, or `None` left of column 1.
-pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, Exhausted> {
+pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, OutOfMemory> {
     if by >= 0 {
         col.try_add(&Nat::from(by as u64)).map(Some)
     } else {
@@ -390,5 +390,5 @@ pub(super) fn sparse_step<L: Lane>(
         return Err(Effect::ColumnFull);
     }
     s.step(column, player)
-        .map_err(|Exhausted| Effect::OutOfMemory)
+        .map_err(|OutOfMemory| Effect::OutOfMemory)
 }

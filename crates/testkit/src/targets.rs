@@ -310,7 +310,7 @@ fn findings_of(
                 playing = false;
             }
             Effect::OutOfMemory => {
-                faults.push(Finding::Exhausted { line });
+                faults.push(Finding::OutOfMemory { line });
                 playing = false;
             }
             Effect::Placed {
