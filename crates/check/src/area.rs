@@ -15,7 +15,7 @@ pub enum Area {
     /// Play: turns, gravity, runs, the end, moves after a win, full and
     /// missing columns (`rule.*`).
     Rules,
-    /// Frames on which no line can be completed (`rule.winnable`).
+    /// Frames on which no winning run can be completed (`rule.winnable`).
     Winnability,
     /// Files with more than one fault: which code wins (`code.precedence`).
     Precedence,

@@ -71,7 +71,7 @@ pub fn game_with_run(
         }
         Code::IllegalGame if can_win => {
             return Err(format!(
-                "{x} {y} {z} can be won: code 7 needs a frame on which no line can be completed"
+                "{x} {y} {z} can be won: code 7 needs a frame on which no winning run can be completed"
             ));
         }
         Code::IllegalGame => {}
@@ -89,7 +89,7 @@ pub fn game_with_run(
         }
         Code::Draw | Code::WinTwo if z == 1 => {
             return Err(
-                "with lines of 1, player 1's first counter wins: no draw and no win for player 2"
+                "with runs of 1, player 1's first counter wins: no draw and no win for player 2"
                     .into(),
             );
         }
