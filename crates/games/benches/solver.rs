@@ -19,6 +19,7 @@
 //!
 //!     cargo bench --bench solver -- --reference /path/to/c4solver --runs 3
 //!     cargo bench --bench solver -- --reference /path/to/c4solver --empty
+//!     cargo bench --bench solver -- --c4ai --runs 3
 //!
 //! `--reference CMD` runs CMD (split on spaces) once per set and run, in an
 //! empty directory (so that it finds no opening book), with the set's
@@ -28,6 +29,12 @@
 //! their ratio. `--empty` adds the empty 7 x 6 board, weakly solved: one
 //! thread and two threads sharing a table, the medians of `--runs`, and the
 //! reference once with `-w`.
+//!
+//! `--c4ai` adds `connect-four-ai` (crates.io; a Rust solver also on PyPI
+//! and npm), built without its opening book (`Solver::empty`), solving each
+//! set in this process on one thread, its table reset before each position
+//! as ours is; its scores must agree too. With both, the table has both
+//! columns, each ratio connectz's time over theirs.
 
 use std::fs;
 use std::path::PathBuf;
@@ -64,6 +71,7 @@ struct SolverBenchArgs {
     reference: Option<String>,
     runs: usize,
     empty: bool,
+    c4ai: bool,
 }
 
 fn args() -> SolverBenchArgs {
@@ -74,12 +82,14 @@ fn args() -> SolverBenchArgs {
         reference: None,
         runs: 1,
         empty: false,
+        c4ai: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => out.quick = true,
             "--empty" => out.empty = true,
+            "--c4ai" => out.c4ai = true,
             "--reference" => out.reference = Some(it.next().expect("--reference CMD")),
             "--runs" => out.runs = it.next().and_then(|v| v.parse().ok()).expect("--runs N"),
             "--table-mb" => {
@@ -204,17 +214,40 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// The sets side by side with the reference, then the empty board.
-fn side_by_side(args: &SolverBenchArgs, command: &str) {
+/// Solves every position with `connect-four-ai` (no book, one thread, its
+/// table reset before each); returns the seconds for the whole set.
+fn c4ai(positions: &[(Position, i32, String)]) -> f64 {
+    let mut solver = connect_four_ai::Solver::empty();
+    let start = Instant::now();
+    for (_, want, moves) in positions {
+        let p = connect_four_ai::Position::from_moves(moves).expect("a legal position");
+        solver.reset();
+        let got = solver.solve(&p);
+        assert_eq!(i32::from(got), *want, "{moves}: connect-four-ai's score");
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The sets side by side with the reference and `connect-four-ai`, each
+/// run in turn with ours; the ratios are connectz's time over theirs.
+fn side_by_side(args: &SolverBenchArgs) {
+    let reference = args.reference.as_deref();
     println!(
-        "\nSide by side with {command}, one thread each, median of {} run(s) \
-         (the ratio: the median of each run's, the two solvers run in turn):",
+        "\nSide by side, one thread each, median of {} run(s) (each ratio: the \
+         median of each run's connectz / other, the solvers run in turn):",
         args.runs
     );
-    println!(
-        "{:<14} {:>9} {:>12} {:>12} {:>7}",
-        "set", "positions", "reference", "connectz", "ratio"
-    );
+    if let Some(command) = reference {
+        println!("reference: {command}");
+    }
+    print!("{:<14} {:>9} {:>12}", "set", "positions", "connectz");
+    if reference.is_some() {
+        print!(" {:>12} {:>7}", "reference", "ratio");
+    }
+    if args.c4ai {
+        print!(" {:>16} {:>7}", "connect-four-ai", "ratio");
+    }
+    println!();
     for (file, name, _) in SETS {
         if args
             .sets
@@ -225,26 +258,40 @@ fn side_by_side(args: &SolverBenchArgs, command: &str) {
         }
         let positions = load(file);
         let moves: String = positions.iter().map(|(_, _, m)| format!("{m}\n")).collect();
-        let (mut theirs, mut ours, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let want: Vec<i32> = positions.iter().map(|(_, s, _)| *s).collect();
+        let (mut ours, mut theirs, mut c4, mut to_ref, mut to_c4) =
+            (vec![], vec![], vec![], vec![], vec![]);
         for _ in 0..args.runs.max(1) {
-            let (seconds, scores) = reference(command, &[], &moves);
-            let want: Vec<i32> = positions.iter().map(|(_, s, _)| *s).collect();
-            assert_eq!(scores, want, "{name}: the reference's scores differ");
-            theirs.push(seconds);
             let mut solver = Solver::with_table_mb(args.table_mb);
             let (exact, _, mean) = run(&mut solver, &positions);
             assert_eq!(exact, positions.len());
-            ours.push(mean * positions.len() as f64);
-            ratios.push(ours[ours.len() - 1] / seconds);
+            let mine = mean * positions.len() as f64;
+            ours.push(mine);
+            if let Some(command) = reference {
+                let (seconds, scores) = self::reference(command, &[], &moves);
+                assert_eq!(scores, want, "{name}: the reference's scores differ");
+                theirs.push(seconds);
+                to_ref.push(mine / seconds);
+            }
+            if args.c4ai {
+                let seconds = c4ai(&positions);
+                c4.push(seconds);
+                to_c4.push(mine / seconds);
+            }
         }
-        println!(
-            "{:<14} {:>9} {:>10.2} s {:>10.2} s {:>7.2}",
+        print!(
+            "{:<14} {:>9} {:>10.2} s",
             name,
             positions.len(),
-            median(theirs),
-            median(ours),
-            median(ratios)
+            median(ours)
         );
+        if reference.is_some() {
+            print!(" {:>10.2} s {:>7.2}", median(theirs), median(to_ref));
+        }
+        if args.c4ai {
+            print!(" {:>14.2} s {:>7.2}", median(c4), median(to_c4));
+        }
+        println!();
     }
 }
 
@@ -367,8 +414,8 @@ fn main() {
             );
         }
     }
-    if let Some(command) = &args.reference {
-        side_by_side(&args, command);
+    if args.reference.is_some() || args.c4ai {
+        side_by_side(&args);
     }
     if args.empty {
         empty_board(&args);
