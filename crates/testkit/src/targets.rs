@@ -5,7 +5,7 @@
 //!
 //! | target | input | checks |
 //! |---|---|---|
-//! | `parse` | a game file's bytes (up to 2 MiB) | no panic; the verdict does not depend on chunking or on the store; on frames of up to 4096 cells, judge and oracle agree (inputs up to 64 KiB) |
+//! | `parse` | a game file's bytes (up to 2 MiB) | no panic; on every line the byte scanners and `Prefix` give what the nom grammar gives ([`grammar_forms::check`](crate::grammar_forms::check)); the verdict does not depend on chunking or the store; on frames of up to 4096 cells, judge and oracle agree (inputs up to 64 KiB) |
 //! | `game` | an [`ArbitraryGame`] | the same, on games that reach deep into play |
 //! | `step` | a frame (small, or a window of a frame up to and past 2^64 wide) and columns, including full columns, columns past X and moves after a win | folding `connectz::step`, after every move the effect and the whole board are those of [`FullScanBoard`], the rules applied to a board scanned whole; the game as a file, through the judge's batched path on every store (auto, sparse, dense) and over several chunkings (whole, a byte at a time, sizes from the input), gives the same verdict, findings, final board, last move and winning run |
 //! | `board` | a grid, as text or built from bytes | `cz board` never panics and answers within its bounds; on frames of up to 12 cells it agrees with every game played out |
