@@ -13,7 +13,7 @@
 //! line feeds. The property tests below check the same on random near-miss
 //! bytes.
 
-/// Moves parsed ahead by [`Judge::play_plain`].
+/// Moves parsed ahead by [`Judge::step_plain`].
 pub(crate) const BATCH: usize = 16;
 
 /// Bytes tested at once by the fast path.
@@ -25,7 +25,7 @@ pub(crate) const SKIM_BLOCK: usize = 16384;
 /// digit followed by an LF (so each line's value is its last digit, at most
 /// `max_digit`); `None` otherwise. `prev` is the byte before the block (LF
 /// at the start of a line). One pass, in byte lanes the compiler
-/// vectorises; with AVX2 where the processor has it (see [`crate::hint`]).
+/// vectorises; with AVX2 where the processor has it (see [`crate::avx2`]).
 pub(crate) fn plain_lines(
     block: &[u8],
     prev: u8,
