@@ -13,7 +13,7 @@
 //! line feeds. The property tests below check the same on random near-miss
 //! bytes.
 
-/// Moves parsed ahead by [`Judge::step_plain`].
+/// Moves parsed ahead by [`Judge::step_plain`](crate::judge::Judge).
 pub(crate) const BATCH: usize = 16;
 
 /// Bytes tested at once by the fast path.
