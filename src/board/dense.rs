@@ -273,7 +273,7 @@ impl<L: Lane> Dense<L> {
     }
 }
 
-/// [`Board::step`] on the array: range and fullness, then the placement.
+/// [`Board::step`](super::Board::step) on the array: range and fullness, then the placement.
 #[inline]
 pub(super) fn dense_step<L: Lane>(
     d: &mut Dense<L>,

@@ -375,7 +375,7 @@ pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, OutOfMemory> {
     }
 }
 
-/// [`Board::step`] on the sparse map.
+/// [`Board::step`](super::Board::step) on the sparse map.
 pub(super) fn sparse_step<L: Lane>(
     s: &mut Sparse<L>,
     column: &Nat,
