@@ -51,6 +51,7 @@ await page.waitForFunction(() => document.body.dataset.play === "human", null, {
 await page.screenshot({ path: join(screens, "1-play-start.png") });
 
 const data = () => page.evaluate(() => ({ ...document.body.dataset }));
+let state;
 
 // Waits until the engine has answered and the player is to move, or the game is over.
 async function settled(timeout = 300000) {
@@ -79,14 +80,24 @@ async function newGame({ width = 7, height = 6, z = 4, side = "1", level = "2", 
   await page.selectOption("#play-side", side);
   await page.selectOption("#play-level", level);
   await page.fill("#play-start", start);
-  const games = Number((await data()).games || 0);
+  const setups = Number((await data()).setups || 0);
   await page.click("#play-new");
-  await page.waitForFunction((n) => Number(document.body.dataset.games) > n, games);
+  await page.waitForFunction((n) => Number(document.body.dataset.setups) > n, setups);
 }
+
+// Frames the solver cannot take, and positions that are not positions, are refused with why.
+await newGame({ width: 16, height: 8 });
+check((await page.textContent("#play-setup-error")).includes("at most 128"), "16 x 8 is refused: width x (height + 1) > 128");
+await newGame({ start: "4444444" });
+const why = await page.textContent("#play-setup-error");
+check(why.includes("column 4 is full"), `a seventh counter in column 4 is refused: ${why}`);
+await newGame({});
+state = await settled();
+check(state.playMoves === "0" && (await page.textContent("#play-setup-error")) === "", "a new game on 7 x 6");
 
 // 1. A full game against the perfect engine, second player; the first player
 // takes the leftmost open column every time, and takes one move back on the way.
-let state = await settled();
+state = await settled();
 let clicks = 0;
 while (state.play === "human") {
   await leftmost();
@@ -224,7 +235,7 @@ console.log(`a game against the medium level on 6 x 5: ${state.winner} (code ${s
 // 5. A long think (the empty 8 x 7 board, the perfect engine first), the page
 // used while it runs, then cancelled.
 await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });
-await page.waitForSelector("#thinking:not(.hidden)", { timeout: 10000 });
+await page.waitForSelector("#thinking:not(.idle)", { timeout: 10000 });
 check((await data()).play === "engine", "the engine is thinking on its first move");
 // The page stays free: judge a sample in the first tab meanwhile.
 await page.click("#tab-game");
@@ -243,7 +254,7 @@ await page.waitForFunction(
   () =>
     document.body.dataset.thinking === "0" &&
     document.body.dataset.play === "stopped" &&
-    document.getElementById("thinking").classList.contains("hidden"),
+    document.getElementById("thinking").classList.contains("idle"),
   null,
   { timeout: 5000 },
 );

@@ -162,10 +162,18 @@ pub fn view(shape: Shape, moves: &[usize], title: &str) -> String {
 /// # Errors
 /// Not even a table of 1 MB can be had.
 pub fn solver() -> Result<Solver, String> {
-    let mut megabytes = TABLE_MB;
+    halving(TABLE_MB, Solver::try_with_table_mb)
+}
+
+/// What `make` makes of `megabytes`, else of half as many, down to 1; or
+/// why not even that could be had.
+fn halving<T>(
+    mut megabytes: usize,
+    mut make: impl FnMut(usize) -> Result<T, String>,
+) -> Result<T, String> {
     loop {
-        match Solver::try_with_table_mb(megabytes) {
-            Ok(solver) => return Ok(solver),
+        match make(megabytes) {
+            Ok(made) => return Ok(made),
             Err(why) if megabytes <= 1 => return Err(why),
             Err(_) => megabytes /= 2,
         }
@@ -299,6 +307,27 @@ mod tests {
 
     fn no_clock() -> Duration {
         Duration::ZERO
+    }
+
+    /// A table that cannot be had is asked for again at half the size, and
+    /// when not even 1 MB can be had the answer says why (the page shows it;
+    /// nothing aborts).
+    #[test]
+    fn a_smaller_table_when_memory_is_short() {
+        let mut asked = Vec::new();
+        let made = halving(32, |mb| {
+            asked.push(mb);
+            if mb <= 4 {
+                Ok(mb)
+            } else {
+                Err(format!("no {mb} MB"))
+            }
+        });
+        assert_eq!(made, Ok(4));
+        assert_eq!(asked, [32, 16, 8, 4]);
+        let none = halving(32, |mb| Err::<usize, _>(format!("no {mb} MB")));
+        assert_eq!(none, Err("no 1 MB".to_string()));
+        assert!(solver().unwrap().table_bytes() >= TABLE_MB << 20);
     }
 
     #[test]
