@@ -269,6 +269,16 @@ await leftmost();
 state = await settled(30000);
 check(state.playMoves === "3", `and answers the player: ${state.playMoves} moves`);
 
+// A new game while the engine thinks: the think is ended, the new game is the new game's.
+await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });
+await page.waitForSelector("#thinking:not(.idle)", { timeout: 10000 });
+await newGame({});
+state = await settled(30000);
+check(state.play === "human" && state.playMoves === "0", `a new game during a think: ${state.play}, ${state.playMoves} moves`);
+await leftmost();
+state = await settled(30000);
+check(state.playMoves === "2", `and the engine answers in it: ${state.playMoves} moves`);
+
 // Dark mode.
 await page.emulateMedia({ colorScheme: "dark" });
 await page.screenshot({ path: join(screens, "8-dark.png") });
