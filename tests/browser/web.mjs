@@ -41,9 +41,11 @@ function cli(path) {
 const browser = await launch();
 const { page, errors } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
 const requests = [];
+// The page's own file, its data: URLs and the blob: URL its play tab's worker
+// is made from are local; anything else is a request to the network.
 page.on("request", (r) => {
   const url = r.url();
-  if (!url.startsWith("file:") && !url.startsWith("data:")) requests.push(url);
+  if (!url.startsWith("file:") && !url.startsWith("data:") && !url.startsWith("blob:")) requests.push(url);
 });
 await page.goto(pathToFileURL(resolve(pagePath)).href);
 await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 30000 });

@@ -6,9 +6,10 @@
 //! Everything the page shows is computed here by the same code as the CLI:
 //! the streaming [`Judge`] (fed a file chunk by chunk as the browser reads
 //! it), the account of `cz explain --json` with the clause of the spec that
-//! decides, the picture of `cz render` after any move, and `cz board`. The
-//! functions below are plain Rust and tested natively; [`exports`] only
-//! moves bytes between them and the page.
+//! decides, the picture of `cz render` after any move, `cz board`, and a
+//! game against the engine of `cz play` with every column's exact score
+//! ([`play`]). The functions below are plain Rust and tested natively;
+//! [`exports`] only moves bytes between them and the page.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -20,6 +21,7 @@ use connectz_spec as spec;
 use serde::Serialize;
 
 pub mod exports;
+pub mod play;
 
 /// Files up to this size are kept in memory so the page can replay them
 /// move by move; larger ones are judged as a stream and shown at the end.

@@ -73,6 +73,24 @@ pub fn choose_with(
     solver: &mut Solver,
     thinking: &mut dyn FnMut(),
 ) -> Choice {
+    let start = Instant::now();
+    choose_timed(options, moves, pick, solver, thinking, &mut || {
+        start.elapsed()
+    })
+}
+
+/// [`choose_with`] on the caller's clock: `elapsed()` is the time since the
+/// choice began, which the medium level reads to stop searching. For
+/// platforms without the standard library's clock (WebAssembly in a
+/// browser, where `Instant::now` panics).
+pub fn choose_timed(
+    options: &Options,
+    moves: &[usize],
+    pick: &mut dyn FnMut(u64) -> u64,
+    solver: &mut Solver,
+    thinking: &mut dyn FnMut(),
+    elapsed: &mut dyn FnMut() -> Duration,
+) -> Choice {
     let shape = options.shape;
     if !shape.fits() {
         return tactics(options, moves);
@@ -131,7 +149,7 @@ pub fn choose_with(
                 evaluation: exact_words(score, cells),
             }
         }
-        Level::Medium => deepening(&p, Duration::from_millis(250)),
+        Level::Medium => deepening(&p, Duration::from_millis(250), elapsed),
     }
 }
 
@@ -164,16 +182,16 @@ fn ordinal(n: i32) -> String {
     format!("{n}{suffix}")
 }
 
-/// Iterative deepening until `budget` is spent; returns the deepest answer.
-fn deepening(p: &Position, budget: Duration) -> Choice {
-    let start = Instant::now();
+/// Iterative deepening until `budget` is spent (by `elapsed`, the time
+/// since the choice began); returns the deepest answer.
+fn deepening(p: &Position, budget: Duration, elapsed: &mut dyn FnMut() -> Duration) -> Choice {
     let mut best = None;
     let mut depth = 1;
     let left = (p.shape().cells() - p.moves()) as u32;
     while depth <= left.max(1) {
         let (score, column) = alphabeta_root(p, depth);
         best = Some((score, column, depth));
-        if score.abs() >= WIN || start.elapsed() * 6 > budget {
+        if score.abs() >= WIN || elapsed() * 6 > budget {
             break;
         }
         depth += 1;
