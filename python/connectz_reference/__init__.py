@@ -352,7 +352,8 @@ class Engine:
     opening plan, else the exact solver for as long as it takes: every move
     keeps the position's value with the best exact score). On frames too
     large for the solver (``width * (height + 1) > 128``) every level plays
-    one-ply tactics, and a position is a list of ints.
+    one-ply tactics. On frames of more than 35 columns a position is a list
+    of ints.
 
     ``seed`` seeds the easy level's choices (``None``: one from
     ``os.urandom``). The perfect level's solver has a table of ``table_mb``

@@ -16,7 +16,7 @@ use connectz_games::engine::{self, Level, MAX_SIDE};
 use connectz_games::snapshot;
 use connectz_games::solver::{Position, Shape, Solver, column_char, column_of};
 use connectz_rng::Rng;
-use connectz_toolbox::solve::check_frame;
+use connectz_toolbox::solve::{MAX_WIDTH, check_frame};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -345,7 +345,9 @@ impl NativeEngine {
     /// `position`, and its evaluation in words.
     fn play(&mut self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<(usize, String)> {
         let shape = self.options.shape;
-        let moves = if shape.fits() {
+        // Text names at most 35 columns (`cz solve`'s characters): wider
+        // frames, even those the solver takes, read ints.
+        let moves = if shape.fits() && shape.width <= MAX_WIDTH {
             let text = columns_text(position, shape.width)?;
             Position::from_moves(shape, &text).map_err(|e| PyValueError::new_err(e.to_string()))?;
             if text == "." {
@@ -357,7 +359,7 @@ impl NativeEngine {
         } else {
             replayed(shape, &position.extract::<Vec<i64>>().map_err(|_| {
                 PyTypeError::new_err(
-                    "on a frame too large to solve, a position is a list of ints (1-based columns)",
+                    "on a frame of more than 35 columns, a position is a list of ints (1-based columns)",
                 )
             })?)?
         };

@@ -315,6 +315,9 @@ def test_the_engine_plays_cz_plays_levels():
     assert wide.move([50, 1, 51, 1, 52]) in (49, 53)
     with pytest.raises(TypeError):
         wide.move("1")
+    # 40 x 2 fits the solver, but text names 35 columns at most: ints.
+    row = connectz.Engine("easy", width=40, height=2, connect=4, seed=3)
+    assert row.move([38, 1, 39, 1, 40]) == 37
     with pytest.raises(ValueError, match="column 1 is full"):
         wide.move([1, 1, 1, 1])
     with pytest.raises(ValueError, match="levels"):
