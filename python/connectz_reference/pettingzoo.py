@@ -32,8 +32,9 @@ In the environment (see ``python/examples/pettingzoo_game.py``)::
         else:
             env.step(int(observation["action_mask"].nonzero()[0][0]))
 
-The module does not import PettingZoo: an observation is anything indexed
-as ``observation[row][column][channel]`` (a NumPy array or nested lists).
+The module does not import PettingZoo: an observation is the dict, or its
+board alone, anything indexed as ``board[row][column][channel]`` (a NumPy
+array or nested lists).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from . import Engine
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional
+    from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["Opponent", "position", "action"]
 
@@ -73,7 +74,11 @@ def _stacks(board: Any) -> List[List[int]]:
     return stacks
 
 
-def position(observation: Dict[str, Any]) -> List[int]:
+def _board(observation: Any) -> Any:
+    return observation["observation"] if isinstance(observation, dict) else observation
+
+
+def position(observation: Any) -> List[int]:
     """The 1-based columns of a game that reaches the board of
     ``observation`` with its agent to move, as :func:`connectz.solve` and
     :class:`connectz.Engine` read a position. A board that no alternating
@@ -84,7 +89,7 @@ def position(observation: Dict[str, Any]) -> List[int]:
     >>> position({"observation": board})
     [4]
     """
-    stacks = _stacks(observation["observation"])
+    stacks = _stacks(_board(observation))
     counters = [s for stack in stacks for s in stack]
     mine, theirs = counters.count(0), counters.count(1)
     # The agent to move moved first when both have as many counters.
@@ -138,11 +143,29 @@ def _order(stacks: List[List[int]], first: int) -> Optional[List[int]]:
     return taken[::-1]
 
 
-def action(observation: Dict[str, Any], engine: Engine) -> int:
-    """``engine``'s action (a 0-based column) for the agent to move in
-    ``observation``; it is always one the ``action_mask`` allows."""
+# The engines `action` makes for a level, kept: a perfect one's table takes
+# milliseconds to make.
+_ENGINES: Dict[str, Engine] = {}
+
+
+def action(observation: Any, engine: Union[Engine, str] = "perfect") -> int:
+    """The action (a 0-based column) of ``engine`` (an :class:`Engine`, or a
+    level for one kept by this module) for the agent to move in
+    ``observation``; it is always one the ``action_mask`` allows.
+
+    >>> board = [[[0, 0] for _ in range(7)] for _ in range(6)]
+    >>> for row, column in [(5, 3), (4, 3), (3, 3)]:
+    ...     board[row][column] = [0, 1]   # three of the opponent's stacked
+    >>> for row, column in [(5, 0), (5, 1)]:
+    ...     board[row][column] = [1, 0]
+    >>> action(board)                   # block the fourth on top
+    3
+    """
+    if isinstance(engine, str):
+        level = engine
+        engine = _ENGINES.get(level) or _ENGINES.setdefault(level, Engine(level))
     column = engine.move(position(observation)) - 1
-    mask = observation.get("action_mask")
+    mask = observation.get("action_mask") if isinstance(observation, dict) else None
     if mask is not None and not mask[column]:
         raise ValueError(f"the engine chose column {column}, which the action mask closes")
     return column

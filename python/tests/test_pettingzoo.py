@@ -15,7 +15,7 @@ if not os.environ.get("CZ_REQUIRE_PETTINGZOO"):
     )
 from pettingzoo.classic import connect_four_v3  # noqa: E402
 
-from connectz.pettingzoo import Opponent, position  # noqa: E402
+from connectz.pettingzoo import Opponent, action, position  # noqa: E402
 
 GAMES = 20
 
@@ -77,4 +77,6 @@ def test_the_observation_is_read_with_row_0_on_top():
     assert observation["observation"][5][3].tolist() == [0, 1]
     assert observation["observation"][4][3].tolist() == [1, 0]
     assert sorted(position(observation)) == [1, 4, 4]
+    # The board alone does as well as the dict; a level names a kept engine.
+    assert action(observation["observation"], "perfect") == action(observation) == Opponent()(observation)
     env.close()
