@@ -449,7 +449,10 @@ def board(
     checks that counters rest on something and that a game reaches them.
 
     A grid that cannot be read, or an answer that depends on who moved
-    first, raises ``ValueError`` with ``cz board``'s message.
+    first, raises ``ValueError`` with ``cz board``'s message. The search
+    for a game that reaches the grid is bounded (a few seconds at most,
+    then ``"undecided"``); Ctrl-C raises ``KeyboardInterrupt`` at once and
+    leaves it to end on its own thread.
 
     >>> board("......./......./......./......./......./...x...")
     BoardVerdict(answer='second player moves', why=None)

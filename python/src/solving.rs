@@ -420,7 +420,10 @@ fn replayed(shape: Shape, numbers: &[i64]) -> PyResult<Vec<usize>> {
 }
 
 /// `cz board`'s answer on a grid (rows top-down) and, for an invalid or
-/// undecided one, why; a grid it cannot read is `ValueError`.
+/// undecided one, why; a grid it cannot read is `ValueError`. The search
+/// cannot be cancelled, but it is bounded (a few seconds at most,
+/// r[board.undecided]): on Ctrl-C the caller raises `KeyboardInterrupt` at
+/// once and leaves it to end on its thread.
 #[pyfunction]
 fn board(
     py: Python<'_>,
@@ -430,10 +433,26 @@ fn board(
     empty: Option<char>,
     gravity: bool,
 ) -> PyResult<(String, Option<String>)> {
-    let (_, judgement) = py
-        .detach(|| snapshot::judge_grid(grid, connect, first, empty, gravity))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok((judgement.answer.to_string(), judgement.why))
+    let grid = grid.to_vec();
+    let (sender, mut receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let judged = snapshot::judge_grid(&grid, connect, first, empty, gravity);
+        let _ = sender.send(judged.map(|(_, judgement)| judgement));
+    });
+    loop {
+        let (got, back) = py.detach(move || (receiver.recv_timeout(SIGNAL_POLL), receiver));
+        receiver = back;
+        match got {
+            Ok(judged) => {
+                let judgement = judged.map_err(|e| PyValueError::new_err(e.to_string()))?;
+                return Ok((judgement.answer.to_string(), judgement.why));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("the board's search panicked"));
+            }
+        }
+    }
 }
 
 /// For the overhead bench (`python/benches/overhead.py`): the time of each

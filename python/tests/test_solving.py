@@ -279,6 +279,40 @@ def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(call):
         child.wait()
 
 
+HARD_BOARD = (
+    "x...../x...../o.x.../o.x.x./o.x.x./x.o.o./o.o.o./o.x.x./x.o.o./x.o.o./xxo.x./oox.o./xxx.o./"
+    "xxx.x./xoo.o./ooo.o./oox.o./xxx.x./xxx.o./oxo.o./oox.o./xox.x./xox.x./xxo.o./oxx.o./ooo.o./"
+    "oxx.x./xxoox./xxoxo./ooxox./xooxx./xxxxo./ooxxo./ooooo./oooxxx/xxoxxx/oxxxxx/oooooo/oxooox"
+)
+
+
+def test_ctrl_c_stops_waiting_for_a_long_board_search():
+    # spec/board.md's undecided board: its search runs to its bound (a few
+    # seconds); SIGINT 0.3 s in is a KeyboardInterrupt within 2 s (the
+    # same generous wall bound), the search left to end on its thread.
+    child = started_child(
+        f"""
+        import connectz
+        print("started")
+        try:
+            print(connectz.board({HARD_BOARD!r}, connect=100, first="x"))
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+        """
+    )
+    try:
+        time.sleep(0.3)
+        assert child.poll() is None, child.stdout.read()
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().split()
+        assert line == ["KeyboardInterrupt"], line
+        assert time.monotonic() - sent < 2.0
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_a_long_solve_releases_the_interpreter():
     # A thread solves the empty board (minutes); the main thread runs
     # Python meanwhile, which it could not if the solve held the lock.
