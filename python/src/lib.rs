@@ -1,8 +1,10 @@
 //! The native half of the Python package `connectz`
 //! (`connectz_reference._native`): the judge's verdict on a file or on
-//! bytes, `cz explain --json`'s account, and the `connectz` and `cz`
-//! commands, each a thin call into the Rust crates. The Python half
-//! (`connectz_reference/__init__.py`) checks arguments and builds objects.
+//! bytes, `cz explain --json`'s account, the solver's scores (`cz solve`),
+//! the engine of `cz play`, `cz board`'s snapshot verdict, `cz render`'s
+//! picture, and the `connectz` and `cz` commands, each a thin call into the
+//! Rust crates. The Python half (`connectz_reference/__init__.py`) checks
+//! arguments and builds objects.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -10,7 +12,10 @@ use std::path::PathBuf;
 
 use connectz::Report;
 use connectz_explain::account;
+use connectz_explain::render::{Excerpt, Picture, draw};
 use pyo3::prelude::*;
+
+mod solving;
 
 /// A verdict as Python receives it: code, rule, line, why, and the frame's
 /// three numbers as decimal text (of any length: Python makes them ints).
@@ -60,6 +65,41 @@ fn explain_bytes(py: Python<'_>, data: &[u8], name: &str) -> String {
     })
 }
 
+/// `cz render`'s SVG picture of the game file at `path`, titled with its
+/// name.
+#[pyfunction]
+fn render_path(py: Python<'_>, path: PathBuf, title: &str) -> String {
+    py.detach(|| {
+        let report = connectz::judge_path_with(&path, account::keeping_board());
+        // As `cz render`: the offending line read again, from a regular
+        // file only (a FIFO cannot be read twice).
+        let excerpt = std::fs::metadata(&path)
+            .is_ok_and(|m| m.is_file())
+            .then(|| std::fs::File::open(&path).ok())
+            .flatten()
+            .and_then(|f| Excerpt::of(&report, f));
+        picture(&report, title, excerpt.as_ref())
+    })
+}
+
+/// The same picture of `data`, a whole game file's bytes.
+#[pyfunction]
+fn render_bytes(py: Python<'_>, data: &[u8], title: &str) -> String {
+    py.detach(|| {
+        let report = connectz::judge_bytes_with(data, account::keeping_board());
+        let excerpt = Excerpt::of(&report, data);
+        picture(&report, title, excerpt.as_ref())
+    })
+}
+
+fn picture(report: &Report, title: &str, excerpt: Option<&Excerpt>) -> String {
+    draw(&Picture {
+        report,
+        title,
+        excerpt,
+    })
+}
+
 /// The `connectz` command: prints what the `connectz` binary prints for
 /// `args` (the program's name left out); its exit status is 0.
 #[pyfunction]
@@ -89,7 +129,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(judge_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(explain_path, m)?)?;
     m.add_function(wrap_pyfunction!(explain_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(render_path, m)?)?;
+    m.add_function(wrap_pyfunction!(render_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(connectz_command, m)?)?;
     m.add_function(wrap_pyfunction!(cz_command, m)?)?;
+    solving::register(m)?;
     Ok(())
 }

@@ -73,8 +73,21 @@ pub fn choose_with(
     solver: &mut Solver,
     thinking: &mut dyn FnMut(),
 ) -> Choice {
+    try_choose_with(options, moves, pick, solver, thinking)
+        .expect("a search without a budget ends with a score unless cancelled")
+}
+
+/// [`choose_with`], or `None` when the solver was cancelled
+/// ([`Solver::with_cancel`]) before the perfect engine had its move.
+pub fn try_choose_with(
+    options: &Options,
+    moves: &[usize],
+    pick: &mut dyn FnMut(u64) -> u64,
+    solver: &mut Solver,
+    thinking: &mut dyn FnMut(),
+) -> Option<Choice> {
     let start = Instant::now();
-    choose_timed(options, moves, pick, solver, thinking, &mut || {
+    try_choose_timed(options, moves, pick, solver, thinking, &mut || {
         start.elapsed()
     })
 }
@@ -91,9 +104,22 @@ pub fn choose_timed(
     thinking: &mut dyn FnMut(),
     elapsed: &mut dyn FnMut() -> Duration,
 ) -> Choice {
+    try_choose_timed(options, moves, pick, solver, thinking, elapsed)
+        .expect("a search without a budget ends with a score unless cancelled")
+}
+
+/// [`choose_timed`], or `None` when the solver was cancelled.
+pub fn try_choose_timed(
+    options: &Options,
+    moves: &[usize],
+    pick: &mut dyn FnMut(u64) -> u64,
+    solver: &mut Solver,
+    thinking: &mut dyn FnMut(),
+    elapsed: &mut dyn FnMut() -> Duration,
+) -> Option<Choice> {
     let shape = options.shape;
     if !shape.fits() {
-        return tactics(options, moves);
+        return Some(tactics(options, moves));
     }
     let mut p = Position::new(shape);
     for &m in moves {
@@ -102,12 +128,12 @@ pub fn choose_timed(
     let cells = shape.cells();
     let playable: Vec<usize> = (0..shape.width).filter(|&c| p.can_play(c)).collect();
     if let Some(&c) = playable.iter().find(|&&c| p.is_winning_move(c)) {
-        return Choice {
+        return Some(Choice {
             column: c,
             evaluation: "completes a run".into(),
-        };
+        });
     }
-    match options.level {
+    Some(match options.level {
         Level::Easy => {
             let options: Vec<usize> = p.safe_moves().into_iter().map(|(c, _)| c).collect();
             let pool = if options.is_empty() {
@@ -126,23 +152,23 @@ pub fn choose_timed(
             // first plies); else the solver.
             let plan = crate::plan::classic();
             if let Some((column, score)) = plan.get(&p) {
-                return Choice {
+                return Some(Choice {
                     column,
                     evaluation: format!("{} (opening plan)", exact_words(score, cells)),
-                };
+                });
             }
             // Never a heuristic: the exact score and a column that keeps
             // it, within a budget, else for as long as they take (from what
             // the first search stored: its bounds are proved).
             solver.reset();
-            let (score, column) = solver
-                .best_within(&p, false, EXACT_NODES)
-                .unwrap_or_else(|| {
+            let (score, column) = match solver.best_within(&p, false, EXACT_NODES) {
+                Some(found) => found,
+                None => {
                     thinking();
-                    solver
-                        .best_within(&p, false, u64::MAX)
-                        .expect("a search without a budget ends with a score")
-                });
+                    // Without a budget only a cancel stops the search.
+                    solver.best_within(&p, false, u64::MAX)?
+                }
+            };
             let column = column.unwrap_or(playable[0]);
             Choice {
                 column,
@@ -150,7 +176,7 @@ pub fn choose_timed(
             }
         }
         Level::Medium => deepening(&p, Duration::from_millis(250), elapsed),
-    }
+    })
 }
 
 fn centre_first(columns: &[usize], shape: Shape) -> Vec<usize> {

@@ -61,8 +61,8 @@ mod search;
 mod table;
 mod word;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
 use search::{Busy, Goal, Pos, Search, SearchBounds};
@@ -345,6 +345,7 @@ pub struct Solver {
     jobs: usize,
     nodes: u64,
     shape: Option<Shape>,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Solver {
@@ -378,6 +379,7 @@ impl Solver {
             jobs: 1,
             nodes: 0,
             shape: None,
+            cancel: None,
         })
     }
 
@@ -394,6 +396,16 @@ impl Solver {
     pub fn with_every_core(self) -> Solver {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         self.with_jobs(cores)
+    }
+
+    /// Searches that stop once `flag` is set (by another thread: an
+    /// interrupt): each thread of a search looks at it every 1024 nodes and
+    /// then gives up as when its budget is spent, so the `_within` calls
+    /// return `None` (and [`Solver::solve`] a meaningless 0) until it is
+    /// cleared. What the searches stored before they stopped is sound.
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Solver {
+        self.cancel = Some(flag);
+        self
     }
 
     /// Bytes of the table.
@@ -451,9 +463,23 @@ impl Solver {
             self.table.clear();
         }
         let (score, nodes) = if p.shape().fits_64() {
-            dispatch::<u64>(&self.table, p, goal, budget, self.jobs)
+            dispatch::<u64>(
+                &self.table,
+                p,
+                goal,
+                budget,
+                self.jobs,
+                self.cancel.as_deref(),
+            )
         } else {
-            dispatch::<u128>(&self.table, p, goal, budget, self.jobs)
+            dispatch::<u128>(
+                &self.table,
+                p,
+                goal,
+                budget,
+                self.jobs,
+                self.cancel.as_deref(),
+            )
         };
         self.nodes += nodes;
         score
@@ -528,18 +554,23 @@ fn dispatch<W: Word>(
     goal: Goal,
     budget: u64,
     jobs: usize,
+    cancel: Option<&AtomicBool>,
 ) -> ScoreAndNodes {
     let g = p.shape().geometry::<W>();
     let pos = p.narrow::<W>();
     match g.detector() {
-        Detector::None => run::<W, NoRuns>(g, table, pos, goal, budget, jobs),
+        Detector::None => run::<W, NoRuns>(g, table, pos, goal, budget, jobs, cancel),
         // Constant shifts for the heights of the frames people play (7 x 6,
         // 6 x 6, 7 x 7, 8 x 7): about an eighth fewer instructions a node.
-        Detector::Four if g.height == 6 => run::<W, FourHigh<6>>(g, table, pos, goal, budget, jobs),
-        Detector::Four if g.height == 7 => run::<W, FourHigh<7>>(g, table, pos, goal, budget, jobs),
-        Detector::Four => run::<W, Four>(g, table, pos, goal, budget, jobs),
-        Detector::Short => run::<W, Runs<8>>(g, table, pos, goal, budget, jobs),
-        Detector::Long => run::<W, Runs<128>>(g, table, pos, goal, budget, jobs),
+        Detector::Four if g.height == 6 => {
+            run::<W, FourHigh<6>>(g, table, pos, goal, budget, jobs, cancel)
+        }
+        Detector::Four if g.height == 7 => {
+            run::<W, FourHigh<7>>(g, table, pos, goal, budget, jobs, cancel)
+        }
+        Detector::Four => run::<W, Four>(g, table, pos, goal, budget, jobs, cancel),
+        Detector::Short => run::<W, Runs<8>>(g, table, pos, goal, budget, jobs, cancel),
+        Detector::Long => run::<W, Runs<128>>(g, table, pos, goal, budget, jobs, cancel),
     }
 }
 
@@ -552,6 +583,7 @@ fn run<W: Word, L: RunDetector<W>>(
     goal: Goal,
     budget: u64,
     jobs: usize,
+    cancel: Option<&AtomicBool>,
 ) -> ScoreAndNodes {
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<i32>> = Mutex::new(None);
@@ -560,6 +592,7 @@ fn run<W: Word, L: RunDetector<W>>(
         let limits = SearchBounds {
             budget,
             stop: &stop,
+            cancel,
         };
         // Helpers keep the positions near the end in a near part of their
         // own: with two threads writing one near part, the cache lines they
@@ -603,7 +636,7 @@ mod tests {
     /// Solves `p` with word `W`, on a fresh table.
     fn score_with<W: Word>(p: &Position, weak: bool) -> Option<i32> {
         let goal = if weak { Goal::Sign } else { Goal::Exact };
-        dispatch::<W>(&Table::new(2), p, goal, u64::MAX, 1).0
+        dispatch::<W>(&Table::new(2), p, goal, u64::MAX, 1, None).0
     }
 
     #[test]
@@ -690,5 +723,45 @@ mod tests {
         let mut solver = Solver::with_table_mb(2);
         assert_eq!(solver.solve_within(&p, false, 5_000), None);
         assert!(solver.nodes() >= 5_000 && solver.nodes() < 5_000 + 2_048);
+    }
+
+    #[test]
+    fn a_cancelled_search_gives_up_within_a_thousand_nodes_a_thread() {
+        // The empty frame takes hundreds of millions of nodes: only the
+        // flag stops these searches.
+        let p = Position::new(Shape::CLASSIC);
+        for jobs in [1, 2] {
+            let flag = Arc::new(AtomicBool::new(true));
+            let mut solver = Solver::with_table_mb(2)
+                .with_jobs(jobs)
+                .with_cancel(flag.clone());
+            assert_eq!(solver.solve_within(&p, false, u64::MAX), None);
+            assert_eq!(solver.best_within(&p, true, u64::MAX), None);
+            assert!(
+                solver.nodes() <= 2 * 1_024 * jobs as u64,
+                "{}",
+                solver.nodes()
+            );
+            let options = crate::engine::Options {
+                shape: Shape::CLASSIC,
+                level: crate::engine::Level::Perfect,
+            };
+            // A position past the opening plan that takes seconds to solve.
+            let moves = [3, 3, 4, 2];
+            let mut none = |_| 0;
+            let choice = crate::engine::try_choose_with(
+                &options,
+                &moves,
+                &mut none,
+                &mut solver,
+                &mut || {},
+            );
+            assert_eq!(choice, None);
+            // Cleared, the same solver finishes.
+            flag.store(false, Relaxed);
+            let q = Position::from_moves(Shape::CLASSIC, "2252576253462244111563365343671351441")
+                .unwrap();
+            assert_eq!(solver.solve_within(&q, false, u64::MAX), Some(-1));
+        }
     }
 }

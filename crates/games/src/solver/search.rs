@@ -161,8 +161,10 @@ impl Busy {
 pub(crate) struct SearchBounds<'a> {
     /// Node count after which it gives up.
     pub budget: u64,
-    /// Set by another thread that found the answer, or by an interrupt.
+    /// Set by another thread that found the answer.
     pub stop: &'a AtomicBool,
+    /// Set by the solver's caller to stop it ([`super::Solver::with_cancel`]).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// One thread's search.
@@ -334,7 +336,9 @@ impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
     ) -> i32 {
         self.nodes += 1;
         if self.nodes & 0x3FF == 0
-            && (self.nodes > self.limits.budget || self.limits.stop.load(Relaxed))
+            && (self.nodes > self.limits.budget
+                || self.limits.stop.load(Relaxed)
+                || self.limits.cancel.is_some_and(|c| c.load(Relaxed)))
         {
             self.aborted = true;
         }
@@ -509,6 +513,7 @@ mod tests {
                 let limits = SearchBounds {
                     budget: 0,
                     stop: &stop,
+                    cancel: None,
                 };
                 let s = Search::<u64, Four>::new(g, table.view::<u64>(), limits, 0, busy);
                 (s.parts.to_vec(), s.far_below)
