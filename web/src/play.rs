@@ -2,7 +2,7 @@
 //! solver takes. The page keeps the moves; every answer is computed here from
 //! them by the crates the CLI uses: the judge's verdict and picture of the
 //! game so far (as `connectz` and `cz render` give them for the game's file),
-//! the engine's move at each level ([`engine::choose_timed`], the opening
+//! the engine's move at each level ([`engine::try_choose_timed`], the opening
 //! plan on 7 x 6 first), and each column's exact score on `cz solve`'s scale
 //! (r[solve.score]). The searches run in a Web Worker of the page, each with
 //! its own instance of this crate, so the page never waits for them.
@@ -190,7 +190,7 @@ struct EngineReply {
 }
 
 /// The engine's move at `level` for the side to move after `moves`, as `cz
-/// play` chooses it ([`engine::choose_timed`]); `seed` drives the easy
+/// play` chooses it ([`engine::try_choose_timed`]); `seed` drives the easy
 /// level's random choices, `elapsed` is the time since the choice began (the
 /// medium level's budget). The hint is the perfect level's move for the
 /// player. JSON: `{"column", "evaluation"}` or `{"error"}`.
@@ -211,14 +211,18 @@ pub fn engine_move(
     }
     let mut rng = Rng::new(seed);
     let options = engine::Options { shape, level };
-    let choice = engine::choose_timed(
+    // Only a cancel flag stops a search short, and the page sets none (it
+    // cancels by ending the worker).
+    let Some(choice) = engine::try_choose_timed(
         &options,
         moves,
         &mut |n| rng.below(n),
         solver,
         &mut || {},
         elapsed,
-    );
+    ) else {
+        return error("the search was cancelled".into());
+    };
     to_json(&EngineReply {
         column: choice.column + 1,
         evaluation: choice.evaluation,

@@ -92,23 +92,10 @@ pub fn try_choose_with(
     })
 }
 
-/// [`choose_with`] on the caller's clock: `elapsed()` is the time since the
-/// choice began, which the medium level reads to stop searching. For
+/// [`try_choose_with`] on the caller's clock: `elapsed()` is the time since
+/// the choice began, which the medium level reads to stop searching. For
 /// platforms without the standard library's clock (WebAssembly in a
 /// browser, where `Instant::now` panics).
-pub fn choose_timed(
-    options: &Options,
-    moves: &[usize],
-    pick: &mut dyn FnMut(u64) -> u64,
-    solver: &mut Solver,
-    thinking: &mut dyn FnMut(),
-    elapsed: &mut dyn FnMut() -> Duration,
-) -> Choice {
-    try_choose_timed(options, moves, pick, solver, thinking, elapsed)
-        .expect("a search without a budget ends with a score unless cancelled")
-}
-
-/// [`choose_timed`], or `None` when the solver was cancelled.
 pub fn try_choose_timed(
     options: &Options,
     moves: &[usize],
