@@ -491,6 +491,47 @@ fn solve_on_two_jobs_answers_as_one_in_order() {
 }
 
 #[test]
+fn board_memory_is_bounded_a_cell_and_says_when_it_runs_out() {
+    // r[board.memory]: a row of a million cells (the reproducer
+    // aborted under 150 MB: "memory allocation of 8 bytes failed") is
+    // judged within its cells times the bytes a cell said, plus a floor
+    // for the program itself (about 15 MB of address space on this
+    // machine); with less than it needs, an error in words, not an abort.
+    let scratch = Scratch::new("board-memory");
+    let path = scratch.path("row.txt");
+    let cells = 1_000_000usize;
+    fs::write(&path, "xo".repeat(cells / 2) + "\n").unwrap();
+    let floor_kb = 32_000;
+    let under = |limit_kb: usize| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit_kb}; exec \"$0\" board \"$1\""))
+            .arg(env!("CARGO_BIN_EXE_cz"))
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let enough = floor_kb + cells * connectz_games::snapshot::BYTES_PER_CELL / 1024;
+    let out = under(enough);
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            out.status.code()
+        ),
+        ("draw game\n", Some(0)),
+        "under {enough} KB: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = under(floor_kb + 8_000);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "cz: the grid needs more memory than can be had\n"
+    );
+}
+
+#[test]
 fn board_flags_and_layouts_get_clear_answers() {
     let xo = b"xo.\nxo.\n";
     // --first names neither symbol, or no counter at all: an error, not a
