@@ -2,13 +2,28 @@
 //! run, who moves next, and whether any legal game reaches the position
 //! (spec/board.md).
 
+use std::collections::TryReserveError;
 use std::fmt;
 
 mod grid;
 mod order;
 
 pub use grid::{Grid, GridError, parse_grid};
-use order::{Work, reachable};
+use order::{ColumnStacks, Work, reachable};
+
+/// Bytes a cell may cost `cz board`, beside the input as read: judging a
+/// grid of n cells asks for at most `n * BYTES_PER_CELL` bytes plus a few
+/// kilobytes, and more only for the exhaustive search's remembered
+/// positions, bounded by [`Bounds::memory`] (r[board.memory]).
+pub const BYTES_PER_CELL: usize = 64;
+
+/// A vector of `n` copies of `value`, or the memory cannot be had.
+fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
 
 /// One of the two sides of a snapshot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,8 +41,9 @@ pub struct Snapshot {
     pub width: usize,
     /// Rows.
     pub height: usize,
-    /// `cells[r][c]`, row 0 at the top as written.
-    pub cells: Vec<Vec<Option<Side>>>,
+    /// The cells row by row, row 0 at the top as written: cell (r, c) is
+    /// `cells[r * width + c]`.
+    pub cells: Vec<Option<Side>>,
     /// The first player's symbol and the second's.
     pub symbols: [char; 2],
 }
@@ -38,7 +54,7 @@ pub struct Snapshot {
 /// counts, the first symbol in reading order (`1` before `2`).
 ///
 /// # Errors
-/// A third counter symbol.
+/// A third counter symbol, or the memory cannot be had.
 pub fn from_grid(
     grid: &Grid,
     empty: Option<char>,
@@ -46,32 +62,24 @@ pub fn from_grid(
 ) -> Result<Snapshot, GridError> {
     let is_empty = |s: u8| matches!(s, b'.' | b'_' | b'0') || Some(char::from(s)) == empty;
     let mut symbols: Vec<char> = Vec::new();
-    for (r, row) in grid.rows.iter().enumerate() {
-        for (c, &s) in row.iter().enumerate() {
-            let s = char::from(s);
-            if is_empty(s as u8) || symbols.contains(&s) {
-                continue;
-            }
-            if symbols.len() == 2 {
-                return Err(GridError::ThirdSymbol {
-                    row: r + 1,
-                    column: c + 1,
-                    symbol: s,
-                });
-            }
-            symbols.push(s);
+    for (i, &s) in grid.cells.iter().enumerate() {
+        let s = char::from(s);
+        if is_empty(s as u8) || symbols.contains(&s) {
+            continue;
         }
+        if symbols.len() == 2 {
+            return Err(GridError::ThirdSymbol {
+                row: i / grid.width + 1,
+                column: i % grid.width + 1,
+                symbol: s,
+            });
+        }
+        symbols.push(s);
     }
     if symbols == ['2', '1'] {
         symbols.reverse();
     }
-    let count = |s: char| {
-        grid.rows
-            .iter()
-            .flatten()
-            .filter(|&&b| char::from(b) == s)
-            .count()
-    };
+    let count = |s: char| grid.cells.iter().filter(|&&b| char::from(b) == s).count();
     let mut pair = [
         symbols.first().copied().unwrap_or('x'),
         symbols.get(1).copied().unwrap_or('o'),
@@ -83,103 +91,130 @@ pub fn from_grid(
         None if count(pair[1]) > count(pair[0]) => pair.swap(0, 1),
         None => {}
     }
-    let cells = grid
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|&b| match char::from(b) {
-                    s if s == pair[0] && !is_empty(b) => Some(Side::First),
-                    s if s == pair[1] && !is_empty(b) => Some(Side::Second),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
+    let mut cells = Vec::new();
+    cells
+        .try_reserve_exact(grid.cells.len())
+        .map_err(|_| GridError::OutOfMemory)?;
+    cells.extend(grid.cells.iter().map(|&b| match char::from(b) {
+        s if s == pair[0] && !is_empty(b) => Some(Side::First),
+        s if s == pair[1] && !is_empty(b) => Some(Side::Second),
+        _ => None,
+    }));
     Ok(Snapshot {
-        width: grid.rows[0].len(),
-        height: grid.rows.len(),
+        width: grid.width,
+        height: grid.height,
         cells,
         symbols: pair,
     })
 }
 
 /// A winning run, a run of at least z counters (r[board.lines]), given by
-/// its cells as (row from the top, column from the left), 1-based, from one
-/// end to the other: the snapshot's form of the core's
-/// [`connectz::WinningRun`], which gives a run by its start, direction and
-/// length.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// its first cell as (row from the top, column from the left), 1-based, the
+/// step to the next and its length: the snapshot's form of the core's
+/// [`connectz::WinningRun`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunCells {
     /// Whose run.
     pub side: Side,
-    /// Its cells.
-    pub cells: Vec<(usize, usize)>,
+    /// Its first cell in reading order (the top one, or the left one of a
+    /// row).
+    pub start: (usize, usize),
+    /// From one cell to the next, in rows (down) and columns (right): (0,
+    /// 1), (1, 0), (1, 1) or (1, -1).
+    pub step: (isize, isize),
+    /// Its number of cells.
+    pub len: usize,
+}
+
+impl RunCells {
+    /// Its cells, from `start` on.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.len as isize).map(|k| {
+            (
+                (self.start.0 as isize + k * self.step.0) as usize,
+                (self.start.1 as isize + k * self.step.1) as usize,
+            )
+        })
+    }
+
+    /// Where `cell` is on the run, from 0, if it is.
+    fn index_of(&self, cell: (usize, usize)) -> Option<usize> {
+        let (dr, dc) = self.step;
+        let k = if dr != 0 {
+            cell.0 as isize - self.start.0 as isize
+        } else {
+            (cell.1 as isize - self.start.1 as isize) * dc
+        };
+        let on = k >= 0
+            && (k as usize) < self.len
+            && self.start.0 as isize + k * dr == cell.0 as isize
+            && self.start.1 as isize + k * dc == cell.1 as isize;
+        on.then_some(k as usize)
+    }
 }
 
 impl Snapshot {
+    /// The counter at row `r` from the top and column `c`, from 0.
+    pub fn cell(&self, r: usize, c: usize) -> Option<Side> {
+        self.cells[r * self.width + c]
+    }
+
     fn at(&self, r: isize, c: isize) -> Option<Side> {
-        if r < 0 || c < 0 {
+        if r < 0 || c < 0 || r as usize >= self.height || c as usize >= self.width {
             return None;
         }
-        *self.cells.get(r as usize)?.get(c as usize)?
+        self.cell(r as usize, c as usize)
     }
 
     /// Every maximal run of z or more of one side's counters, in any of the
-    /// four directions.
-    pub fn runs(&self, z: usize) -> Vec<RunCells> {
-        let mut out = Vec::new();
-        for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..self.height as isize {
-                for c in 0..self.width as isize {
-                    let Some(side) = self.at(r, c) else {
-                        continue;
-                    };
-                    // Start only at the first cell of a run.
-                    if self.at(r - dr, c - dc) == Some(side) {
-                        continue;
-                    }
-                    let mut cells = Vec::new();
-                    let (mut rr, mut cc) = (r, c);
-                    while self.at(rr, cc) == Some(side) {
-                        cells.push((rr as usize + 1, cc as usize + 1));
-                        rr += dr;
-                        cc += dc;
-                    }
-                    if cells.len() >= z {
-                        out.push(RunCells { side, cells });
-                    }
+    /// four directions, found as it is asked for: nothing is held but the
+    /// run at hand.
+    pub fn runs(&self, z: usize) -> impl Iterator<Item = RunCells> + '_ {
+        let cells = self.width * self.height;
+        [(0isize, 1isize), (1, 0), (1, 1), (1, -1)]
+            .into_iter()
+            .flat_map(move |step| (0..cells).map(move |i| (step, i)))
+            .filter_map(move |((dr, dc), i)| {
+                let (r, c) = ((i / self.width) as isize, (i % self.width) as isize);
+                let side = self.at(r, c)?;
+                // Start only at the first cell of a run.
+                if self.at(r - dr, c - dc) == Some(side) {
+                    return None;
                 }
-            }
-        }
-        out
+                let mut len = 0;
+                while self.at(r + len as isize * dr, c + len as isize * dc) == Some(side) {
+                    len += 1;
+                }
+                (len >= z).then_some(RunCells {
+                    side,
+                    start: (r as usize + 1, c as usize + 1),
+                    step: (dr, dc),
+                    len,
+                })
+            })
     }
 
     fn count(&self, side: Side) -> usize {
-        self.cells
-            .iter()
-            .flatten()
-            .filter(|&&s| s == Some(side))
-            .count()
+        self.cells.iter().filter(|&&s| s == Some(side)).count()
     }
 
     /// Each column bottom-up, or the first floating counter as (row from
     /// the top, column), 1-based.
-    fn stacks(&self) -> Result<Vec<Vec<Side>>, (usize, usize)> {
-        let mut stacks = Vec::with_capacity(self.width);
+    fn stacks(&self) -> Result<Result<ColumnStacks, (usize, usize)>, TryReserveError> {
+        let counters = self.cells.iter().filter(|s| s.is_some()).count();
+        let mut stacks = ColumnStacks::with_capacity(self.width, counters)?;
         for c in 0..self.width {
-            let mut stack = Vec::new();
             let mut gap = false;
             for r in (0..self.height).rev() {
-                match self.cells[r][c] {
-                    Some(_) if gap => return Err((r + 1, c + 1)),
-                    Some(side) => stack.push(side),
+                match self.cell(r, c) {
+                    Some(_) if gap => return Ok(Err((r + 1, c + 1))),
+                    Some(side) => stacks.push(side),
                     None => gap = true,
                 }
             }
-            stacks.push(stack);
+            stacks.end_column();
         }
-        Ok(stacks)
+        Ok(Ok(stacks))
     }
 }
 
@@ -230,7 +265,8 @@ pub struct Judgement {
 /// seconds on this project's machine (a unit is a column or a counter
 /// looked at; about 16 million a second were measured).
 pub const SEARCH_WORK: u64 = 50_000_000;
-/// Memory the search's table of dead ends may take, in bytes.
+/// Memory the search's remembered positions (dead ends and those on its
+/// path) may take, in bytes.
 pub const SEARCH_MEMORY: usize = 128 << 20;
 
 /// How far one judgement's search may go (r[board.undecided]).
@@ -238,7 +274,7 @@ pub const SEARCH_MEMORY: usize = 128 << 20;
 pub struct Bounds {
     /// Steps (see [`SEARCH_WORK`]).
     pub work: u64,
-    /// Bytes of remembered dead ends.
+    /// Bytes of remembered positions.
     pub memory: usize,
 }
 
@@ -259,28 +295,62 @@ fn dead_end_bytes(key: &[u32]) -> usize {
 
 /// Judges a position: r[board.verdict] with gravity, r[board.no-gravity]
 /// without.
-pub fn judge(p: &Snapshot, z: usize, gravity: bool) -> Judgement {
+///
+/// # Errors
+/// [`BoardError::OutOfMemory`].
+pub fn judge(p: &Snapshot, z: usize, gravity: bool) -> Result<Judgement, BoardError> {
     judge_within(p, z, gravity, Bounds::default())
 }
 
 /// [`judge`] with the search bounded by `bounds`.
-pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Judgement {
-    let invalid = |why: String| Judgement {
-        answer: Answer::Invalid,
-        why: Some(why),
+///
+/// # Errors
+/// As [`judge`].
+pub fn judge_within(
+    p: &Snapshot,
+    z: usize,
+    gravity: bool,
+    bounds: Bounds,
+) -> Result<Judgement, BoardError> {
+    judge_or_run_out(p, z, gravity, bounds).map_err(|_| BoardError::OutOfMemory)
+}
+
+fn judge_or_run_out(
+    p: &Snapshot,
+    z: usize,
+    gravity: bool,
+    bounds: Bounds,
+) -> Result<Judgement, TryReserveError> {
+    let invalid = |why: String| {
+        Ok(Judgement {
+            answer: Answer::Invalid,
+            why: Some(why),
+        })
     };
-    let undecided = || Judgement {
-        answer: Answer::Undecided,
-        why: Some(format!(
-            "the search for a game reaching this position passed its bounds ({} million steps or {} MiB) before it found one or ruled them all out",
-            bounds.work / 1_000_000,
-            bounds.memory >> 20
-        )),
+    let undecided = || {
+        Ok(Judgement {
+            answer: Answer::Undecided,
+            why: Some(format!(
+                "the search for a game reaching this position passed its bounds ({} million steps or {} MiB) before it found one or ruled them all out",
+                bounds.work / 1_000_000,
+                bounds.memory >> 20
+            )),
+        })
     };
     let [a, b] = p.symbols;
-    let runs = p.runs(z);
-    let has = |side| runs.iter().any(|r| r.side == side);
-    let (first_run, second_run) = (has(Side::First), has(Side::Second));
+    // A cell is on at most four maximal runs, one a direction: of a side
+    // with more, no one counter is on every run, and only four are kept.
+    let mut runs: [Vec<RunCells>; 2] = Default::default();
+    let mut more_than_four = [false; 2];
+    for run in p.runs(z) {
+        let i = usize::from(run.side == Side::Second);
+        if runs[i].len() < 4 {
+            runs[i].push(run);
+        } else {
+            more_than_four[i] = true;
+        }
+    }
+    let (first_run, second_run) = (!runs[0].is_empty(), !runs[1].is_empty());
     let (nf, ns) = (p.count(Side::First), p.count(Side::Second));
     if first_run && second_run {
         return invalid(format!(
@@ -288,7 +358,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         ));
     }
     let full = nf + ns == p.width * p.height;
-    let ok = |answer| Judgement { answer, why: None };
+    let ok = |answer| Ok(Judgement { answer, why: None });
     if !gravity {
         return ok(match (first_run, second_run) {
             (true, _) => Answer::FirstWins,
@@ -299,7 +369,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
         });
     }
     // r[board.gravity]
-    let stacks = match p.stacks() {
+    let mut stacks = match p.stacks()? {
         Ok(s) => s,
         Err((r, c)) => {
             return invalid(format!(
@@ -321,7 +391,7 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
     };
     let Some(winner) = winner else {
         // r[board.order]
-        return match reachable(&stacks, &mut work) {
+        return match reachable(&stacks, &mut work)? {
             Some(true) => ok(if full {
                 Answer::Draw
             } else if nf == ns {
@@ -344,18 +414,22 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
     if !moved_last {
         return invalid(format!("{name} has a winning run but did not move last"));
     }
+    let w = usize::from(winner == Side::Second);
     let mut gave_up = false;
-    for (c, stack) in stacks.iter().enumerate() {
-        if stack.last() != Some(&winner) {
+    for c in 0..stacks.len() {
+        let stack = &stacks[c];
+        if stack.last() != Some(&winner) || more_than_four[w] {
             continue;
         }
         let cell = (p.height - stack.len() + 1, c + 1);
-        if !breaks_every_run(&runs, cell, z) {
+        if !breaks_every_run(&runs[w], cell, z) {
             continue;
         }
-        let mut smaller = stacks.clone();
-        smaller[c].pop();
-        match reachable(&smaller, &mut work) {
+        // The position before that counter: its column one lower.
+        stacks.lower(Some(c));
+        let found = reachable(&stacks, &mut work)?;
+        stacks.lower(None);
+        match found {
             Some(true) => {
                 return ok(if winner == Side::First {
                     Answer::FirstWins
@@ -380,10 +454,8 @@ pub fn judge_within(p: &Snapshot, z: usize, gravity: bool, bounds: Bounds) -> Ju
 /// pieces shorter than z.
 fn breaks_every_run(runs: &[RunCells], cell: (usize, usize), z: usize) -> bool {
     runs.iter().all(|run| {
-        run.cells
-            .iter()
-            .position(|&c| c == cell)
-            .is_some_and(|k| k < z && run.cells.len() - k - 1 < z)
+        run.index_of(cell)
+            .is_some_and(|k| k < z && run.len - k - 1 < z)
     })
 }
 
@@ -397,6 +469,9 @@ pub enum BoardError {
     AmbiguousFirst([char; 2]),
     /// A run length of 0: no run is that short (r[board.lines]).
     ZeroZ,
+    /// The memory to hold or judge the grid cannot be had
+    /// (r[board.memory]).
+    OutOfMemory,
     /// `--first` names a symbol that cannot be a counter, or neither of the
     /// board's two (r[board.first]).
     NotASymbol {
@@ -413,6 +488,7 @@ impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BoardError::Grid(e) => e.fmt(f),
+            BoardError::OutOfMemory => f.write_str("the grid needs more memory than can be had"),
             BoardError::AmbiguousFirst([a, b]) => write!(
                 f,
                 "{a} and {b} have as many counters and the answer depends on who moved first: say so with --first"
@@ -435,13 +511,25 @@ impl fmt::Display for BoardError {
     }
 }
 
+impl From<GridError> for BoardError {
+    fn from(e: GridError) -> BoardError {
+        match e {
+            GridError::OutOfMemory => BoardError::OutOfMemory,
+            e => BoardError::Grid(e),
+        }
+    }
+}
+
 /// Reads and judges a grid. r[board.first]: which symbol moved first comes
 /// from `first`, else from the counts; on equal counts both are tried: a
 /// reading under which the position is invalid gives way to one under which
 /// it is valid, and two valid readings must agree.
 ///
 /// # Errors
-/// A grid that does not parse, or equal counts where the first player matters.
+/// A grid that does not parse, equal counts where the first player
+/// matters, or [`BoardError::OutOfMemory`]: at most [`BYTES_PER_CELL`] a
+/// cell is asked for, each piece before it is used, so a grid too large
+/// for the memory there is gets this error, never an abort.
 pub fn judge_grid(
     input: &[u8],
     z: usize,
@@ -467,7 +555,7 @@ pub fn judge_grid_within(
     if z == 0 {
         return Err(BoardError::ZeroZ);
     }
-    let grid = parse_grid(input).map_err(BoardError::Grid)?;
+    let grid = parse_grid(input).map_err(BoardError::from)?;
     if let Some(f) = first {
         let counter = |s: char| s.is_ascii_alphanumeric() && s != '0' && Some(s) != empty;
         let symbols = grid.symbols(empty);
@@ -479,15 +567,15 @@ pub fn judge_grid_within(
             });
         }
     }
-    let p = from_grid(&grid, empty, first).map_err(BoardError::Grid)?;
-    let judgement = judge_within(&p, z, gravity, bounds);
+    let p = from_grid(&grid, empty, first).map_err(BoardError::from)?;
+    let judgement = judge_within(&p, z, gravity, bounds)?;
     if first.is_some() || p.count(Side::First) != p.count(Side::Second) || p.count(Side::First) == 0
     {
         return Ok((p, judgement));
     }
     let [a, b] = p.symbols;
-    let swapped = from_grid(&grid, empty, Some(b)).map_err(BoardError::Grid)?;
-    let other = judge_within(&swapped, z, gravity, bounds);
+    let swapped = from_grid(&grid, empty, Some(b)).map_err(BoardError::from)?;
+    let other = judge_within(&swapped, z, gravity, bounds)?;
     // Only a reading under which the position is valid counts; an undecided
     // reading leaves the answer undecided unless the other is the same.
     match (judgement.answer, other.answer) {

@@ -1,6 +1,7 @@
 //! The games' tests: one binary, a module per concern.
 
 mod engine;
+mod memory;
 mod snapshot;
 mod solver;
 mod spec_examples;

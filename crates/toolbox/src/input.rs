@@ -1,7 +1,7 @@
 //! Reading the input of a command: a file, or standard input.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use crate::error::{Context, Result};
@@ -23,10 +23,119 @@ pub fn read(path: Option<&Path>) -> Result<Vec<u8>> {
     }
 }
 
+/// A file, or standard input for `-` or no path, to be read a piece at a
+/// time.
+///
+/// # Errors
+/// The file cannot be opened.
+pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
+    match path {
+        Some(p) if p != Path::new("-") => Ok(Box::new(io::BufReader::new(
+            fs::File::open(p).context(p.display().to_string())?,
+        ))),
+        _ => Ok(Box::new(io::stdin().lock())),
+    }
+}
+
 /// [`read`], as UTF-8 text.
 ///
 /// # Errors
 /// As [`read`], or the bytes are not UTF-8.
 pub fn read_text(path: Option<&Path>) -> Result<String> {
     String::from_utf8(read(path)?).map_err(|_| "the input is not UTF-8 text".into())
+}
+
+/// A line of `input` with at most `keep` of its bytes held: what a command
+/// that reads line by line needs, without holding a line of any length.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeldLine {
+    /// The first bytes of the line (of its first token, for
+    /// [`next_token`]), at most `keep`, without the line feed.
+    pub kept: Vec<u8>,
+    /// The length of what `kept` is the start of, in bytes.
+    pub len: u64,
+}
+
+impl HeldLine {
+    /// True when all of it was kept.
+    pub fn whole(&self) -> bool {
+        self.kept.len() as u64 == self.len
+    }
+
+    /// Its first `shown` bytes as text, then `... (N bytes)` when it is
+    /// longer (a non-UTF-8 byte shows as U+FFFD).
+    pub fn cut(&self, shown: usize) -> String {
+        let head = String::from_utf8_lossy(&self.kept[..self.kept.len().min(shown)]);
+        if self.len as usize <= shown && self.whole() {
+            head.into_owned()
+        } else {
+            format!("{head}... ({} bytes)", self.len)
+        }
+    }
+}
+
+/// The next line of `input` (its line feed taken off), keeping at most
+/// `keep` bytes and skipping the rest to the next line feed; `None` at the
+/// end of the input.
+///
+/// # Errors
+/// Errors of `input`.
+pub fn next_line(input: &mut impl BufRead, keep: usize) -> io::Result<Option<HeldLine>> {
+    let mut line = HeldLine::default();
+    let mut any = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(any.then_some(line));
+        }
+        any = true;
+        let end = buf.iter().position(|&b| b == b'\n');
+        let part = &buf[..end.unwrap_or(buf.len())];
+        let room = keep.saturating_sub(line.kept.len()).min(part.len());
+        line.kept.extend_from_slice(&part[..room]);
+        line.len += part.len() as u64;
+        let used = end.map_or(buf.len(), |e| e + 1);
+        input.consume(used);
+        if end.is_some() {
+            return Ok(Some(line));
+        }
+    }
+}
+
+/// The first token (a run of bytes other than ASCII white space) of the next
+/// line of `input` that has one, keeping at most `keep` bytes of it and
+/// skipping the rest of the line; `None` at the end of the input. Lines
+/// without a token are passed over.
+///
+/// # Errors
+/// Errors of `input`.
+pub fn next_token(input: &mut impl BufRead, keep: usize) -> io::Result<Option<HeldLine>> {
+    let mut token = HeldLine::default();
+    // After the token, the rest of its line is skipped.
+    let mut ended = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((token.len > 0).then_some(token));
+        }
+        let mut used = 0;
+        for &b in buf {
+            used += 1;
+            if b == b'\n' {
+                if token.len > 0 {
+                    input.consume(used);
+                    return Ok(Some(token));
+                }
+                ended = false;
+            } else if b.is_ascii_whitespace() {
+                ended |= token.len > 0;
+            } else if !ended {
+                if token.kept.len() < keep {
+                    token.kept.push(b);
+                }
+                token.len += 1;
+            }
+        }
+        input.consume(used);
+    }
 }

@@ -20,6 +20,9 @@ pub struct SessionOptions {
     pub color: bool,
 }
 
+/// The bytes of a line `session` holds: more than any command it knows.
+const LONGEST_COMMAND: usize = 64;
+
 /// Plays a session: reads commands from `input` (a column number, `u` to
 /// undo, `q` to quit), writes the board and the engine's moves to
 /// `output`, and returns the moves played (0-based columns).
@@ -94,12 +97,18 @@ pub fn session(
         output.write_all(draw(&game, style).as_bytes())?;
         write!(output, "your move> ")?;
         output.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        // A line is held only as far as a command can be long; a longer
+        // one, or one that is not UTF-8, is not understood and asked again.
+        let Some(line) = crate::input::next_line(input, LONGEST_COMMAND)? else {
             writeln!(output)?;
             return Ok(moves);
-        }
-        match line.trim() {
+        };
+        let text = if line.whole() {
+            String::from_utf8_lossy(&line.kept)
+        } else {
+            "".into()
+        };
+        match text.trim() {
             "q" | "quit" => return Ok(moves),
             "u" | "undo" => {
                 // Take back the engine's reply and your move (on your turn

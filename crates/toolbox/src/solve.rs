@@ -2,12 +2,14 @@
 //! positions at once on `jobs` threads, or one position on all of them.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
 use connectz_games::solver::{Position, Shape, Solver, column_char};
+
+use crate::input::{HeldLine, next_token};
 
 /// What to print for each position, and how to search.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +56,23 @@ pub fn solver(table_mb: usize) -> io::Result<Solver> {
 /// One position's line and its node count; `None` nodes for an invalid one.
 type Solved = (String, Option<u64>);
 
-fn solve_one(engine: &mut Solver, line: &[u8], request: &SolveRequest) -> Solved {
+/// How much of a position too long for its frame is shown.
+const SHOWN: usize = 10;
+
+fn solve_one(engine: &mut Solver, token: &HeldLine, request: &SolveRequest) -> Solved {
+    // r[solve.position]: more moves than the frame has cells is invalid,
+    // and was read without being held.
+    if !token.whole() {
+        return (
+            format!(
+                "{} invalid: longer than the frame's {} cells",
+                token.cut(SHOWN),
+                request.shape.width * request.shape.height
+            ),
+            None,
+        );
+    }
+    let line = &token.kept;
     // r[solve.position]: a line that is not text is reported, and the next
     // one solved.
     let Ok(moves) = std::str::from_utf8(line) else {
@@ -91,7 +109,8 @@ fn solve_one(engine: &mut Solver, line: &[u8], request: &SolveRequest) -> Solved
 }
 
 /// Solves every position of `input` (the first token of each line: columns
-/// from the empty frame) and writes one line per position, in order, each
+/// from the empty frame; of a token longer than the frame's cells, only the
+/// frame's cells are held) and writes one line per position, in order, each
 /// as soon as it and those before it are solved. Returns the number of
 /// invalid positions.
 ///
@@ -101,17 +120,18 @@ fn solve_one(engine: &mut Solver, line: &[u8], request: &SolveRequest) -> Solved
 /// position until none is left: the work is linear in the positions.
 ///
 /// # Errors
-/// Errors of `out`, or a table whose memory cannot be had.
+/// Errors of `input` or `out`, or a table whose memory cannot be had.
 pub fn solve_positions(
-    input: &[u8],
+    mut input: impl BufRead,
     request: SolveRequest,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
     let jobs = request.jobs.max(1);
-    let lines: Vec<&[u8]> = input
-        .split(|&b| b == b'\n')
-        .filter_map(|line| line.split(u8::is_ascii_whitespace).find(|t| !t.is_empty()))
-        .collect();
+    let cells = request.shape.width * request.shape.height;
+    let mut lines = Vec::new();
+    while let Some(token) = next_token(&mut input, cells)? {
+        lines.push(token);
+    }
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
     let started = Instant::now();
     let mut tally = |(text, searched): Solved, out: &mut (dyn Write + '_)| -> io::Result<()> {

@@ -53,6 +53,35 @@ fn bad_input_is_refused_politely() {
 }
 
 #[test]
+fn a_line_that_is_not_text_is_asked_again() {
+    // Not UTF-8, then a line longer than any command: neither ends the
+    // game; the move after them is played.
+    let long = "4".repeat(100_000);
+    let scratch = Scratch::new("play-not-text");
+    let save = scratch.path("game.txt");
+    let mut script = b"\xff\n".to_vec();
+    script.extend_from_slice(format!("{long}\n3\nq\n").as_bytes());
+    let out = run_cz(
+        &["play", "--level", "easy", "--save", save.to_str().unwrap()],
+        &script,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches("type a column from 1 to 7, u or q").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(saved.lines().nth(1), Some("3"), "{saved}");
+}
+
+#[test]
 fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
     // On 5 x 4 with lines of 3 the side to move first wins; the engine
     // moves first and the human keeps playing column 1.

@@ -396,6 +396,51 @@ fn solve_reports_bad_lines_and_frames_and_goes_on() {
 }
 
 #[test]
+fn solve_refuses_a_line_longer_than_the_frame_without_holding_it() {
+    // r[solve.position]: a position of 10^8 moves, under 250 MB of address
+    // space (the reproducer aborted on a 200 MB allocation): cut,
+    // its length said, and the next line solved.
+    use std::io::Write;
+    let scratch = Scratch::new("solve-long-line");
+    let path = scratch.path("positions.txt");
+    let mut file = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+    let chunk = vec![b'1'; 1 << 20];
+    let mut left = 100_000_000usize;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        file.write_all(&chunk[..n]).unwrap();
+        left -= n;
+    }
+    file.write_all(b" and a comment\n4453\n").unwrap();
+    drop(file);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 250000; exec \"$0\" solve --jobs 1 --table-mb 8 \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_cz"))
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1111111111... (100000000 bytes) invalid: longer than the frame's 42 cells\n4453 -2\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // One move more than the cells is too long; as many is read and solved
+    // (or refused for what the moves do), the rest of the line ignored.
+    let out = run_cz(
+        &["solve", "--width", "2", "--height", "2", "--connect", "3"],
+        b"12121\n  1212 x\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1212... (5 bytes) invalid: longer than the frame's 4 cells\n1212 0\n"
+    );
+}
+
+#[test]
 fn solve_says_when_the_table_cannot_be_had() {
     // Under 300 MB of address space, a 2 GB table is refused in words.
     let out = std::process::Command::new("sh")
@@ -442,6 +487,47 @@ fn solve_on_two_jobs_answers_as_one_in_order() {
     assert_eq!(
         String::from_utf8_lossy(&one.stdout).lines().count(),
         4 * text.lines().count()
+    );
+}
+
+#[test]
+fn board_memory_is_bounded_a_cell_and_says_when_it_runs_out() {
+    // r[board.memory]: a row of a million cells (the reproducer
+    // aborted under 150 MB: "memory allocation of 8 bytes failed") is
+    // judged within its cells times the bytes a cell said, plus a floor
+    // for the program itself (about 15 MB of address space on this
+    // machine); with less than it needs, an error in words, not an abort.
+    let scratch = Scratch::new("board-memory");
+    let path = scratch.path("row.txt");
+    let cells = 1_000_000usize;
+    fs::write(&path, "xo".repeat(cells / 2) + "\n").unwrap();
+    let floor_kb = 32_000;
+    let under = |limit_kb: usize| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit_kb}; exec \"$0\" board \"$1\""))
+            .arg(env!("CARGO_BIN_EXE_cz"))
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let enough = floor_kb + cells * connectz_games::snapshot::BYTES_PER_CELL / 1024;
+    let out = under(enough);
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            out.status.code()
+        ),
+        ("draw game\n", Some(0)),
+        "under {enough} KB: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = under(floor_kb + 8_000);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "cz: the grid needs more memory than can be had\n"
     );
 }
 

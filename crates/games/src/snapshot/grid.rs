@@ -3,19 +3,16 @@
 
 use std::fmt;
 
-use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{char, satisfy};
-use nom::combinator::{all_consuming, opt};
-use nom::multi::{many1, separated_list1};
-use nom::sequence::terminated;
-use nom::{IResult, Parser};
-
 /// A grid as written: rows top-down, each a list of cell symbols.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
-    /// Rows, top first; every row has the same width.
-    pub rows: Vec<Vec<u8>>,
+    /// Cells in a row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// The cells' symbols row by row, the top row first: `width * height`
+    /// bytes.
+    pub cells: Vec<u8>,
 }
 
 /// What is wrong with a grid (r[board.grid]).
@@ -50,6 +47,8 @@ pub enum GridError {
         /// The symbol.
         symbol: char,
     },
+    /// The memory to hold the grid, or to judge it, cannot be had.
+    OutOfMemory,
 }
 
 impl fmt::Display for GridError {
@@ -78,45 +77,34 @@ impl fmt::Display for GridError {
                 f,
                 "row {row}, column {column}: '{symbol}' is a third kind of counter (two players only; empty is '.', '_' or '0')"
             ),
+            GridError::OutOfMemory => f.write_str("the grid needs more memory than can be had"),
         }
     }
 }
 
 // cell = ALPHA / DIGIT / "." / "_"
-fn cell(input: &[u8]) -> IResult<&[u8], u8> {
-    satisfy(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_')
-        .map(|c| c as u8)
-        .parse(input)
+fn is_cell(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'_'
 }
 
-// row = 1*(cell [SP])
-fn row(input: &[u8]) -> IResult<&[u8], Vec<u8>> {
-    many1(terminated(cell, opt(char(' ')))).parse(input)
-}
-
-// grid = row *(("\n" / "\r\n" / "/" / ";") row) [newline]
-fn grid(input: &[u8]) -> IResult<&[u8], Vec<Vec<u8>>> {
-    let separator = || {
-        alt((
-            tag(&b"\r\n"[..]),
-            tag(&b"\n"[..]),
-            tag(&b"/"[..]),
-            tag(&b";"[..]),
-        ))
-    };
-    all_consuming(terminated(
-        separated_list1(separator(), row),
-        opt(separator()),
-    ))
-    .parse(input)
+// separator = "\n" / "\r\n" / "/" / ";"
+fn separator(input: &[u8]) -> Option<usize> {
+    match input {
+        [b'\r', b'\n', ..] => Some(2),
+        [b'\n' | b'/' | b';', ..] => Some(1),
+        _ => None,
+    }
 }
 
 /// Reads a grid (r[board.grid]): rows top-down, separated by line feeds,
 /// `/` or `;`; cells are letters, digits, `.` or `_`, optionally separated by
-/// single spaces; every row the same width.
+/// single spaces; every row the same width. The cells are held one byte
+/// each, in memory asked for before it is used.
 ///
 /// # Errors
-/// The first fault, with its row and column.
+/// The first fault, with its row and column (a byte that is not a cell
+/// before a row of the wrong width, wherever each is), or
+/// [`GridError::OutOfMemory`].
 pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
     // A file's final line feed ends its last line, after a final `/` or `;`
     // too: `..;xo;` and a line feed is two rows.
@@ -127,44 +115,85 @@ pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
     if input.is_empty() {
         return Err(GridError::Empty);
     }
-    let rows = match grid(input) {
-        Ok((_, rows)) => rows,
-        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-            let offset = input.len() - e.input.len();
-            let before = &input[..offset];
-            let row = 1 + before
-                .iter()
-                .filter(|&&b| matches!(b, b'\n' | b'/' | b';'))
-                .count();
-            let start = before
-                .iter()
-                .rposition(|&b| matches!(b, b'\n' | b'/' | b';'))
-                .map_or(0, |p| p + 1);
-            return Err(GridError::UnexpectedByte {
-                row,
-                column: offset - start + 1,
-                byte: e.input.first().copied().unwrap_or(b' '),
+    let unexpected = |offset: usize| {
+        let before = &input[..offset];
+        let row = 1 + before
+            .iter()
+            .filter(|&&b| matches!(b, b'\n' | b'/' | b';'))
+            .count();
+        let start = before
+            .iter()
+            .rposition(|&b| matches!(b, b'\n' | b'/' | b';'))
+            .map_or(0, |p| p + 1);
+        GridError::UnexpectedByte {
+            row,
+            column: offset - start + 1,
+            byte: input.get(offset).copied().unwrap_or(b' '),
+        }
+    };
+    let mut cells = Vec::new();
+    cells
+        .try_reserve_exact(input.iter().filter(|&&b| is_cell(b)).count())
+        .map_err(|_| GridError::OutOfMemory)?;
+    let (mut at, mut height, mut width) = (0, 0, 0);
+    let mut ragged = None;
+    // grid = row *(separator row) [separator]
+    loop {
+        // row = 1*(cell [SP])
+        let row_start = cells.len();
+        while let Some(&b) = input.get(at).filter(|&&b| is_cell(b)) {
+            cells.push(b);
+            at += 1;
+            if input.get(at) == Some(&b' ') {
+                at += 1;
+            }
+        }
+        let cells_in_row = cells.len() - row_start;
+        if cells_in_row == 0 {
+            return Err(unexpected(at));
+        }
+        height += 1;
+        if height == 1 {
+            width = cells_in_row;
+        } else if cells_in_row != width && ragged.is_none() {
+            ragged = Some(GridError::Ragged {
+                row: height,
+                width: cells_in_row,
+                expected: width,
             });
         }
-        Err(nom::Err::Incomplete(_)) => return Err(GridError::Empty),
-    };
-    let expected = rows[0].len();
-    if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != expected) {
-        return Err(GridError::Ragged {
-            row: i + 1,
-            width: r.len(),
-            expected,
-        });
+        if at == input.len() {
+            break;
+        }
+        let Some(n) = separator(&input[at..]) else {
+            return Err(unexpected(at));
+        };
+        at += n;
+        if at == input.len() {
+            break;
+        }
     }
-    Ok(Grid { rows })
+    match ragged {
+        Some(e) => Err(e),
+        None => Ok(Grid {
+            width,
+            height,
+            cells,
+        }),
+    }
 }
 
 impl Grid {
+    /// Row `r`, from the top, from 0.
+    pub fn row(&self, r: usize) -> &[u8] {
+        &self.cells[r * self.width..(r + 1) * self.width]
+    }
+
     /// The symbols of counters on the grid, in reading order, at most the
     /// first two (`.`, `_`, `0` and `empty` are empty cells).
     pub fn symbols(&self, empty: Option<char>) -> Vec<char> {
         let mut symbols = Vec::new();
-        for &b in self.rows.iter().flatten() {
+        for &b in &self.cells {
             let s = char::from(b);
             if matches!(b, b'.' | b'_' | b'0') || Some(s) == empty || symbols.contains(&s) {
                 continue;

@@ -1,6 +1,6 @@
 use std::collections::HashSet;
 
-use super::order::{Schedule, side_of};
+use super::order::{ColumnStacks, Suffixes, side_of};
 use super::*;
 
 /// The pruned search against a plain one (every move, dead ends
@@ -69,7 +69,11 @@ fn search_matches_a_plain_search() {
         }
         let expected = plain(&stacks);
         assert_eq!(
-            reachable(&stacks, &mut Work::default_bounds()),
+            reachable(
+                &ColumnStacks::from_columns(&stacks),
+                &mut Work::default_bounds()
+            )
+            .unwrap(),
             Some(expected),
             "{stacks:?}"
         );
@@ -94,17 +98,17 @@ fn set_up_is_counted_and_linear_in_the_counters() {
                 }
             })
             .collect();
-        let stacks = vec![column.clone(), column];
+        let stacks = ColumnStacks::from_columns(&[column.clone(), column]);
         let mut work = Work::default_bounds();
-        let reachable = reachable(&stacks, &mut work);
+        let reachable = reachable(&stacks, &mut work).unwrap();
         assert_eq!(reachable, Some(true), "{n}");
         let counters = 2 * n as u64;
         assert!(work.done >= counters, "{n}: set-up not counted");
         assert!(work.done <= 4 * counters, "{n}: {} steps", work.done);
         // Two equal columns: the same numbers, suffix by suffix.
-        let schedule = Schedule::new(&stacks);
-        assert_eq!(schedule.suffix[0], schedule.suffix[1]);
-        let mut distinct = schedule.suffix[0].clone();
+        let suffix = Suffixes::new(&stacks).unwrap();
+        assert_eq!(suffix.column(0), suffix.column(1));
+        let mut distinct = suffix.column(0).to_vec();
         distinct.sort_unstable();
         distinct.dedup();
         assert_eq!(distinct.len(), n + 1, "{n}");
@@ -112,22 +116,20 @@ fn set_up_is_counted_and_linear_in_the_counters() {
     // Suffixes equal across columns of different heights.
     let a = vec![Side::Second, Side::First, Side::Second];
     let b = vec![Side::First, Side::Second];
-    let stacks = vec![a, b];
-    let schedule = Schedule::new(&stacks);
-    assert_eq!(schedule.suffix[0][1], schedule.suffix[1][0]);
-    assert_eq!(schedule.suffix[0][3], schedule.suffix[1][2]);
-    assert_ne!(schedule.suffix[0][0], schedule.suffix[1][0]);
+    let stacks = ColumnStacks::from_columns(&[a, b]);
+    let suffix = Suffixes::new(&stacks).unwrap();
+    assert_eq!(suffix.column(0)[1], suffix.column(1)[0]);
+    assert_eq!(suffix.column(0)[3], suffix.column(1)[2]);
+    assert_ne!(suffix.column(0)[0], suffix.column(1)[0]);
 }
 
 #[test]
 fn grid_reader_and_errors() {
     let g = parse_grid(b"..x\n.ox\nxoo\n").unwrap();
-    assert_eq!(g.rows.len(), 3);
-    assert_eq!(
-        parse_grid(b"0 1 2;1 2 0").unwrap().rows,
-        vec![b"012".to_vec(), b"120".to_vec()]
-    );
-    assert_eq!(parse_grid(b"OOX/OXY").unwrap().rows.len(), 2);
+    assert_eq!((g.width, g.height), (3, 3));
+    let g = parse_grid(b"0 1 2;1 2 0").unwrap();
+    assert_eq!((g.row(0), g.row(1)), (&b"012"[..], &b"120"[..]));
+    assert_eq!(parse_grid(b"OOX/OXY").unwrap().height, 2);
     assert_eq!(
         parse_grid(b"..x\n.o\n"),
         Err(GridError::Ragged {
@@ -145,6 +147,16 @@ fn grid_reader_and_errors() {
         })
     );
     assert_eq!(parse_grid(b""), Err(GridError::Empty));
+    // Where the grammar stops: a second space, an empty row, a second
+    // separator, a lone CR; a bad byte is said before an earlier ragged row.
+    let at = |row, column, byte| Err(GridError::UnexpectedByte { row, column, byte });
+    assert_eq!(parse_grid(b"x  o"), at(1, 3, b' '));
+    assert_eq!(parse_grid(b"xo\n\nxo"), at(2, 1, b'\n'));
+    assert_eq!(parse_grid(b"xo;;"), at(2, 1, b';'));
+    assert_eq!(parse_grid(b"x\rx"), at(1, 2, b'\r'));
+    assert_eq!(parse_grid(b" x"), at(1, 1, b' '));
+    assert_eq!(parse_grid(b"xo\nx\nx#"), at(3, 2, b'#'));
+    assert_eq!(parse_grid(b"xo\r\n\r\n").map(|g| g.height), Ok(1));
     let three = parse_grid(b"xoz").unwrap();
     assert_eq!(
         from_grid(&three, None, None),

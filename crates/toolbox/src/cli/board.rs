@@ -44,19 +44,14 @@ pub fn run(args: BoardArgs, out: &mut dyn Write) -> Result<u8> {
         return Ok(3);
     }
     if args.runs {
-        for line in position.runs(args.z) {
-            let symbol = position.symbols[usize::from(line.side == Side::Second)];
-            let cells: Vec<String> = line
-                .cells
-                .iter()
-                .map(|(r, c)| format!("({r},{c})"))
-                .collect();
-            writeln!(
-                out,
-                "{symbol}: {} in a row: {}",
-                line.cells.len(),
-                cells.join(" ")
-            )?;
+        // Each run is written a cell at a time: a run can be the whole grid.
+        for run in position.runs(args.z) {
+            let symbol = position.symbols[usize::from(run.side == Side::Second)];
+            write!(out, "{symbol}: {} in a row:", run.len)?;
+            for (r, c) in run.cells() {
+                write!(out, " ({r},{c})")?;
+            }
+            writeln!(out)?;
         }
     }
     Ok(0)

@@ -28,7 +28,7 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<u8> {
     let shape = args.frame.shape();
     check_frame(shape)?;
-    let text = input::read(args.file.as_deref())?;
+    let text = input::open(args.file.as_deref())?;
     let request = SolveRequest {
         shape,
         weak: args.weak,
@@ -37,6 +37,6 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<u8> {
         table_mb: args.search.table_mb(),
         jobs: args.search.jobs(),
     };
-    let failed = solve_positions(&text, request, &mut *out)?;
+    let failed = solve_positions(text, request, &mut *out)?;
     Ok(if failed == 0 { 0 } else { 1 })
 }
