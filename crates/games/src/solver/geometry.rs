@@ -90,13 +90,13 @@ impl<W: Word> Geometry<W> {
     }
 
     /// True when a run of z fits the frame in some direction.
-    pub fn line_fits(&self) -> bool {
+    pub fn run_fits(&self) -> bool {
         self.z <= self.width.max(self.height)
     }
 
     /// The fastest run detector for this frame.
     pub fn detector(&self) -> Detector {
-        if !self.line_fits() {
+        if !self.run_fits() {
             Detector::None
         } else if self.z == 4 && 3 * (self.height + 2) < W::BITS as usize {
             Detector::Four
@@ -268,7 +268,7 @@ mod tests {
                 Detector::Long => Runs::<128>::wins(&g, own),
             } & empty;
             assert_eq!(got, want, "{width}x{height} z={z} own={own:?}");
-            if g.line_fits() && z <= 8 {
+            if g.run_fits() && z <= 8 {
                 assert_eq!(Runs::<8>::wins(&g, own) & empty, want);
             }
         }

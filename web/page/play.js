@@ -1,0 +1,395 @@
+// ---- The play tab: a game against the engine of `cz play`. ----
+// The page keeps the moves (0-based columns); the module answers everything
+// else: this page's instance draws the board and says whose turn it is (the
+// judge's verdict on the game's file), the worker's instance finds the
+// engine's moves, the hint and the scores.
+let wasmModule = null;
+/** The module's one import: the clock the medium level stops by. */
+const CLOCK = { connectz: { cz_now_ms: () => performance.now() } };
+const LEVELS = ["easy", "medium", "perfect"];
+const play = {
+  game: 0, width: 7, height: 6, z: 4, human: 1, start: [], moves: [], seed: 0,
+  view: null, scores: null, hint: null, said: "", stopped: false,
+};
+let worker = null, workerUrl = null, job = null, jobs = 0, thinkingTimer = 0, tickTimer = 0;
+
+function startWorker() {
+  workerUrl ??= URL.createObjectURL(new Blob([$("worker-source").textContent], { type: "text/javascript" }));
+  worker = new Worker(workerUrl);
+  worker.onmessage = ({ data }) => {
+    if (!job || data.id !== job.id) return;
+    const done = job;
+    job = null;
+    thinkingOff();
+    if (data.broken) restartWorker();
+    done.resolve(data.answer);
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    const failed = job;
+    job = null;
+    thinkingOff();
+    restartWorker();
+    failed?.resolve({ error: "the engine stopped: " + (e.message || "an error in its worker") });
+  };
+  worker.postMessage({ module: wasmModule });
+}
+
+function restartWorker() {
+  worker?.terminate();
+  startWorker();
+}
+
+/** Asks the worker; resolves with its answer, or with null when cancelled. */
+function ask(kind, extra, what) {
+  cancelJob();
+  const id = ++jobs;
+  const message = { id, kind, width: play.width, height: play.height, z: play.z, moves: Uint8Array.from(play.moves), ...extra };
+  return new Promise((resolve) => {
+    job = { id, kind, resolve, started: performance.now(), what };
+    worker.postMessage(message);
+    thinkingOn();
+  });
+}
+
+/** Ends the job in progress by ending its worker (a search cannot be interrupted otherwise). */
+function cancelJob() {
+  if (!job) return null;
+  const cancelled = job;
+  job = null;
+  restartWorker();
+  thinkingOff();
+  cancelled.resolve(null);
+  return cancelled;
+}
+
+function thinkingOn() {
+  document.body.dataset.thinking = "1";
+  clearTimeout(thinkingTimer);
+  // Answers from the plan come at once: say "thinking" only when it lasts.
+  thinkingTimer = setTimeout(() => {
+    if (!job) return;
+    $("thinking").classList.remove("idle");
+    tick();
+  }, 150);
+}
+
+function tick() {
+  clearTimeout(tickTimer);
+  if (!job) return;
+  const s = Math.floor((performance.now() - job.started) / 1000);
+  $("thinking-what").textContent = `${job.what()}${s >= 1 ? ` (${s} s)` : ""}`;
+  tickTimer = setTimeout(tick, 250);
+}
+
+function thinkingOff() {
+  clearTimeout(thinkingTimer);
+  clearTimeout(tickTimer);
+  $("thinking").classList.add("idle");
+  document.body.dataset.thinking = "0";
+}
+
+function putBytes(u8) {
+  const p = ex.cz_buffer(u8.length);
+  new Uint8Array(ex.memory.buffer, p, u8.length).set(u8);
+}
+
+/** The game as the judge sees it, from this page's instance (instant). */
+function viewOf(moves) {
+  const title = encoder.encode("your game against the engine");
+  const both = new Uint8Array(moves.length + title.length);
+  both.set(moves); both.set(title, moves.length);
+  putBytes(both);
+  return answer(ex.cz_play_view(moves.length, title.length, play.width, play.height, play.z));
+}
+
+function newGame() {
+  cancelJob();
+  const width = Number($("play-width").value), height = Number($("play-height").value), z = Number($("play-z").value);
+  const text = encoder.encode($("play-start").value.trim());
+  putBytes(text);
+  const started = answer(ex.cz_play_start(text.length, width, height, z));
+  document.body.dataset.setups = String(Number(document.body.dataset.setups || 0) + 1);
+  if (started.error) {
+    $("play-setup-error").textContent = `Cannot start: ${started.error}.`;
+    document.body.dataset.play = "setup-error";
+    return;
+  }
+  $("play-setup-error").textContent = "";
+  Object.assign(play, {
+    game: play.game + 1, width, height, z, human: Number($("play-side").value),
+    start: started.columns.map((c) => c - 1), seed: crypto.getRandomValues(new Uint32Array(1))[0],
+    scores: null, hint: null, said: "", stopped: false,
+  });
+  play.moves = [...play.start];
+  document.body.dataset.games = String(Number(document.body.dataset.games || 0) + 1);
+  refresh();
+}
+
+const mover = (ply) => (ply % 2 === 0 ? 1 : 2);
+
+/** Draws the game and starts whatever it needs next: the engine's move, or the scores. */
+function refresh() {
+  const v = viewOf(play.moves);
+  if (v.error) { $("play-status").textContent = `The game cannot go on: ${v.error}`; return; }
+  play.view = v;
+  drawPlayBoard(v.svg);
+  const engineToMove = v.to_move != null && v.to_move !== play.human;
+  document.body.dataset.playMoves = String(play.moves.length);
+  document.body.dataset.playCode = String(v.code);
+  $("play-said").textContent = play.said;
+  const file = v.file;
+  $("play-download").href = "data:text/plain;charset=utf-8," + encodeURIComponent(file);
+  if (v.to_move == null) {
+    const winner = v.code === 1 || v.code === 2 ? v.code : 0;
+    $("play-status").textContent = winner === 0 ? "Draw: the frame is full." : winner === play.human ? "You win." : "The engine wins.";
+    $("play-note").textContent = `connectz judges the game's file: code ${v.code} (${MEANINGS[v.code]}). Undo, or start a new game.`;
+    document.body.dataset.play = "over";
+    document.body.dataset.winner = winner === 0 ? "draw" : winner === play.human ? "you" : "engine";
+  } else if (engineToMove && play.stopped) {
+    $("play-status").textContent = "The engine's move was cancelled.";
+    $("play-note").textContent = (lastHumanMove() >= 0 ? "Undo your move, pick" : "Pick") + " another level, or let it move again.";
+    document.body.dataset.play = "stopped";
+  } else if (engineToMove) {
+    $("play-status").textContent = "The engine's move.";
+    $("play-note").textContent = "";
+    document.body.dataset.play = "engine";
+  } else {
+    $("play-status").textContent = `Your move (you are player ${play.human}, ${play.human === 1 ? "blue" : "orange"}).`;
+    $("play-note").textContent = "Click a column to drop a counter.";
+    document.body.dataset.play = "human";
+  }
+  drawColumns();
+  updateButtons();
+  if (engineToMove && !play.stopped) engineMove();
+  else if (!engineToMove && v.to_move != null && $("play-scores").checked) showScores();
+}
+
+function updateButtons() {
+  const v = play.view;
+  const human = v && v.to_move === play.human;
+  const engineBusy = job?.kind === "engine-move";
+  $("play-undo").disabled = engineBusy || lastHumanMove() < 0;
+  $("play-hint").disabled = engineBusy || !human;
+  $("play-resume").classList.toggle("hidden", !(play.stopped && v && v.to_move != null && v.to_move !== play.human));
+  $("play-judge").disabled = !v;
+}
+
+/** The picture (the judge's, as in the first tab) in a shadow root. */
+function drawPlayBoard(svg) {
+  const host = $("play-board");
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  root.innerHTML = "<style>svg { max-width: 100%; height: auto; max-height: 62vh; display: block; }</style>" + svg;
+}
+
+/** The frame's rectangle in the picture, in the page's coordinates. */
+function frameRect() {
+  return $("play-board").shadowRoot?.querySelector("rect.frame")?.getBoundingClientRect() ?? null;
+}
+
+/** A button over each column of the picture, its score in its top cell when shown. */
+function drawColumns() {
+  const row = $("play-columns");
+  const v = play.view;
+  if (!v) return;
+  if (row.children.length !== play.width) {
+    row.replaceChildren();
+    for (let c = 1; c <= play.width; c++) {
+      const b = document.createElement("button");
+      b.dataset.column = String(c);
+      b.innerHTML = '<span class="score"></span>';
+      b.addEventListener("click", () => humanMove(c));
+      row.append(b);
+    }
+    row.style.gridTemplateColumns = `repeat(${play.width}, 1fr)`;
+  }
+  const human = v.to_move === play.human && job?.kind !== "engine-move";
+  const shown = play.scores && $("play-scores").checked;
+  const best = shown ? Math.max(...play.scores.filter((s) => s != null)) : null;
+  for (let c = 1; c <= play.width; c++) {
+    const b = row.children[c - 1], cell = b.firstChild;
+    const s = shown ? play.scores[c - 1] : null;
+    b.disabled = !human || !v.open[c - 1];
+    b.classList.toggle("hint", play.hint === c);
+    b.title = `column ${c}` + (s != null ? `: score ${s}` : "");
+    b.setAttribute("aria-label", b.title);
+    cell.textContent = s == null ? "" : s > 0 ? `+${s}` : String(s);
+    cell.className = "score" + (s > 0 ? " win" : s < 0 ? " loss" : "") + (s != null && s === best ? " best" : "");
+  }
+  $("play-score-note").classList.toggle("hidden", !shown);
+  align();
+}
+
+/** Lays the column buttons over the picture's columns, each score in its column's top cell. */
+function align() {
+  const r = frameRect(), area = $("play-area").getBoundingClientRect();
+  if (!r || r.width === 0) return;
+  const row = $("play-columns");
+  Object.assign(row.style, { left: `${r.left - area.left}px`, top: `${r.top - area.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+  const cell = r.height / play.height;
+  for (const b of row.children) {
+    Object.assign(b.firstChild.style, { height: `${cell}px`, fontSize: `${Math.max(8, Math.min(18, cell * 0.36))}px` });
+  }
+}
+
+function lastHumanMove() {
+  for (let i = play.moves.length - 1; i >= play.start.length; i--) if (mover(i) === play.human) return i;
+  return -1;
+}
+
+function humanMove(c) {
+  const v = play.view;
+  if (!v || v.to_move !== play.human || !v.open[c - 1] || job?.kind === "engine-move") return;
+  cancelJob();
+  play.moves.push(c - 1);
+  play.scores = null; play.hint = null; play.said = "";
+  refresh();
+}
+
+async function engineMove() {
+  const level = Number($("play-level").value);
+  play.stopped = false;
+  const ply = play.moves.length, game = play.game;
+  const a = await ask("engine-move", { level, seed: (play.seed + ply) >>> 0 }, () => `The engine (${LEVELS[level]}) is thinking`);
+  // A new game, or another move, since the question: the answer is not this game's.
+  if (play.game !== game || play.moves.length !== ply) return;
+  if (a === null) {
+    // Cancelled: the engine's turn waits until the player says.
+    play.stopped = true;
+    refresh();
+    return;
+  }
+  if (a.error) { play.stopped = true; play.said = `The engine could not move: ${a.error}.`; refresh(); return; }
+  play.moves.push(a.column - 1);
+  play.said = `The engine (${LEVELS[level]}) played column ${a.column}: ${a.evaluation}.`;
+  refresh();
+}
+
+/** Each open column's exact score, one column at a time, shown as they come. */
+async function showScores() {
+  const moves = play.moves.join(","), game = play.game;
+  const columns = play.view.open.map((open, i) => (open ? i : -1)).filter((c) => c >= 0);
+  play.scores = play.view.open.map(() => null);
+  play.scoresDone = false;
+  let done = 0;
+  drawColumns();
+  document.body.dataset.scores = "solving";
+  for (const c of columns) {
+    const a = await ask("score", { column: c }, () => `Solving the scores: ${done} of ${columns.length} columns`);
+    if (a === null || play.game !== game || play.moves.join(",") !== moves) return;
+    if (a.error) { play.said = `The scores could not be had: ${a.error}.`; $("play-said").textContent = play.said; return; }
+    play.scores[c] = a.score;
+    done += 1;
+    drawColumns();
+  }
+  play.scoresDone = true;
+  document.body.dataset.scores = "shown";
+  document.body.dataset.scoresAt = play.view.position ?? "";
+}
+
+async function hint() {
+  const moves = play.moves.join(","), game = play.game;
+  const a = await ask("hint", { level: 2, seed: 0 }, () => "The perfect engine looks for your best move");
+  if (a === null || play.game !== game || play.moves.join(",") !== moves) return;
+  if (a.error) { play.said = `No hint: ${a.error}.`; }
+  else {
+    play.hint = a.column;
+    play.said = `Hint: column ${a.column} (${a.evaluation}).`;
+  }
+  $("play-said").textContent = play.said;
+  drawColumns();
+  if ($("play-scores").checked && !play.scoresDone) showScores();
+}
+
+function undo() {
+  const i = lastHumanMove();
+  if (i < 0) return;
+  cancelJob();
+  play.moves = play.moves.slice(0, i);
+  play.scores = null; play.hint = null; play.stopped = false;
+  play.said = "Took back your last move.";
+  refresh();
+}
+
+function setupPlay() {
+  startWorker();
+  $("play-new").addEventListener("click", newGame);
+  $("play-undo").addEventListener("click", undo);
+  $("play-hint").addEventListener("click", hint);
+  $("play-cancel").addEventListener("click", () => {
+    const cancelled = cancelJob();
+    if (cancelled?.kind === "score") document.body.dataset.scores = "cancelled";
+    updateButtons();
+    drawColumns();
+  });
+  $("play-resume").addEventListener("click", () => { play.stopped = false; refresh(); });
+  $("play-scores").addEventListener("change", (e) => {
+    if (e.target.checked) { if (play.view?.to_move === play.human) showScores(); }
+    else {
+      if (job?.kind === "score") cancelJob();
+      play.scores = null;
+      drawColumns();
+    }
+  });
+  $("play-judge").addEventListener("click", () => {
+    if (!play.view) return;
+    $("paste").value = play.view.file;
+    $("file").value = "";
+    tab("game");
+    judge(new Blob([play.view.file]), "your game against the engine");
+  });
+  // Whatever moves the picture (the window, a line of text wrapping) moves the buttons with it.
+  window.addEventListener("resize", align);
+  new ResizeObserver(align).observe($("play-area").parentElement);
+  newGame();
+}
+
+async function start() {
+  const bytes = Uint8Array.from(atob(WASM), (c) => c.charCodeAt(0));
+  wasmModule = await WebAssembly.compile(bytes);
+  ex = (await WebAssembly.instantiate(wasmModule, CLOCK)).exports;
+  REPLAY_BYTES = ex.cz_replay_bytes();
+  const samples = answer(ex.cz_samples());
+  for (const s of samples) {
+    const b = document.createElement("button");
+    b.textContent = `${s.code}: ${MEANINGS[s.code]}`;
+    b.dataset.code = String(s.code);
+    b.addEventListener("click", () => {
+      $("paste").value = s.text;
+      $("file").value = "";
+      judge(new Blob([s.text]), `brief sample ${s.code}`);
+    });
+    $("samples").append(b);
+  }
+  $("file").addEventListener("change", (e) => {
+    const f = e.target.files[0];
+    if (f) judge(f, f.name);
+  });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault(); drop.classList.remove("over");
+    const f = e.dataTransfer.files[0];
+    if (f) judge(f, f.name);
+  });
+  $("judge-paste").addEventListener("click", () => ($("file").value = "") || judge(new Blob([$("paste").value]), "pasted text"));
+  $("move").addEventListener("input", (e) => step(Number(e.target.value)));
+  $("prev").addEventListener("click", () => step(Number($("move").value) - 1));
+  $("next").addEventListener("click", () => step(Number($("move").value) + 1));
+  document.addEventListener("keydown", (e) => {
+    // Inputs keep their own keys (the slider steps itself).
+    if (e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement) return;
+    if ($("game").classList.contains("hidden")) return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); step(Number($("move").value) - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); step(Number($("move").value) + 1); }
+  });
+  $("tab-game").addEventListener("click", () => tab("game"));
+  $("tab-snapshot").addEventListener("click", () => tab("snapshot"));
+  $("judge-grid").addEventListener("click", judgeGrid);
+  $("tab-play").addEventListener("click", () => tab("play"));
+  setupPlay();
+  $("replay").classList.add("hidden");
+  document.body.dataset.state = "ready";
+}
+start().catch((e) => { document.body.dataset.state = "failed"; $("meaning").textContent = "The judge did not load: " + e; });
