@@ -96,7 +96,7 @@ pub struct Header {
     pub x: Nat,
     /// Rows.
     pub y: Nat,
-    /// Line length needed to win.
+    /// Length of a winning run.
     pub z: Nat,
 }
 

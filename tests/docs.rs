@@ -384,6 +384,44 @@ fn architecture_crate_table_is_the_manifests() {
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
 }
 
+/// The one workspace member that is not a default member: maturin builds
+/// it, not `cargo test` at the top.
+const BUILT_BY_ANOTHER_TOOL: &str = "connectz-python";
+
+#[test]
+fn every_member_but_the_python_package_is_a_default_member() {
+    let metadata = cargo_metadata();
+    let ids = |key: &str| -> BTreeSet<String> {
+        metadata
+            .get(key)
+            .and_then(Value::as_array)
+            .unwrap_or_else(|| panic!("cargo metadata has {key}"))
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    };
+    let (members, defaults) = (ids("workspace_members"), ids("workspace_default_members"));
+    let names: BTreeSet<&str> = metadata
+        .get("packages")
+        .and_then(Value::as_array)
+        .expect("packages")
+        .iter()
+        .filter(|p| {
+            p.get("id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| members.contains(id) && !defaults.contains(id))
+        })
+        .filter_map(|p| p.get("name").and_then(Value::as_str))
+        .collect();
+    assert_eq!(
+        names,
+        BTreeSet::from([BUILT_BY_ANOTHER_TOOL]),
+        "every crate but {BUILT_BY_ANOTHER_TOOL} must be in the root Cargo.toml's \
+         default-members too, or `cargo test` at the top skips its tests"
+    );
+}
+
 #[test]
 fn every_crate_has_its_bullet_in_architecture() {
     let architecture = read(&root().join("ARCHITECTURE.md"));

@@ -1,6 +1,6 @@
 """The ConnectZ reference judge, for Python.
 
-ConnectZ is Connect Four on any frame X by Y with any line length Z. A game
+ConnectZ is Connect Four on any frame X by Y with any run length Z. A game
 file holds ``X Y Z`` on its first line, then one column per line, players
 alternating; the judge gives one code: 0 a draw, 1 or 2 a win, 3 incomplete,
 4 to 9 the kinds of error.

@@ -135,7 +135,7 @@ pub extern "C" fn cz_replay(len: usize, name_len: usize, moves: u32) -> usize {
     answer(&mut state, text)
 }
 
-/// [`crate::board`] of the grid in the input (`len` bytes): line length
+/// [`crate::board`] of the grid in the input (`len` bytes): run length
 /// `z`, the first player's and the empty cell's symbols as code points (0:
 /// not given), `gravity` 0 or 1.
 #[allow(unsafe_code)]

@@ -115,7 +115,7 @@ pub fn replay(file: &[u8], moves: u64, name: &str) -> String {
 
 /// `cz board`: who moves, who won, or why no game reaches the grid.
 /// `first` and `empty` are the symbols of the first player and of an empty
-/// cell, when given; `z` the line length.
+/// cell, when given; `z` the run length.
 pub fn board(
     grid: &[u8],
     z: usize,

@@ -166,8 +166,8 @@ fn tallied_minimax(
     best
 }
 
-/// A random game of `moves` moves on `shape` that completes no line
-/// (restarting when one would), from a small xorshift generator.
+/// A random game of `moves` moves on `shape` that completes no run
+/// (restarting when one would), from the workspace generator (SplitMix64).
 fn random_position(shape: Shape, moves: usize, rng: &mut Rng) -> Position {
     for _ in 0..100_000 {
         let mut p = Position::new(shape);
@@ -184,13 +184,13 @@ fn random_position(shape: Shape, moves: usize, rng: &mut Rng) -> Position {
             return p;
         }
     }
-    panic!("no game of {moves} moves without a line found on {shape:?}");
+    panic!("no game of {moves} moves without a run found on {shape:?}");
 }
 
 #[test]
 fn frames_past_64_bits_agree_with_minimax() {
     // 128-bit frames (8 x 8, 9 x 7, 10 x 6, 16 x 6, 42 x 2, 2 x 63, 64 x 1,
-    // with several line lengths), near their end so that minimax can
+    // with several run lengths), near their end so that minimax can
     // finish. Lines long enough that a random game can fill most of the
     // frame without completing one.
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
@@ -386,7 +386,7 @@ impl PlainBoard {
 #[test]
 fn larger_and_odd_frames_agree_with_a_grid_minimax() {
     // 7 x 7, 8 x 7 and 6 x 6 (the frames people play beyond 7 x 6), odd frames
-    // (49, 35, 25 and 63 cells), a 128-bit one, several line lengths: random
+    // (49, 35, 25 and 63 cells), a 128-bit one, several run lengths: random
     // games that complete no run, a dozen or so cells short of the end.
     let mut rng = Rng::new(0x5EED_0FDD);
     let mut solver = Solver::with_table_mb(2);

@@ -81,7 +81,7 @@ pub enum Example {
     /// Positions and their exact scores (spec/solve.md): `moves score`
     /// per line, or `moves invalid`.
     Solve {
-        /// Frame: width, height, line length (`width=`, `height=`,
+        /// Frame: width, height, run length (`width=`, `height=`,
         /// `connect=`, default 7, 6, 4).
         shape: (usize, usize, usize),
         /// (moves, score or `None` for an invalid position).
