@@ -6,7 +6,7 @@ use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
 
 #[test]
-fn engines_take_wins_and_block_lines() {
+fn engines_take_wins_and_block_runs() {
     let mut rng = Rng::new(1);
     let mut solver = Solver::new();
     for level in [Level::Easy, Level::Medium, Level::Perfect] {

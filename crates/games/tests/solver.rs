@@ -79,7 +79,7 @@ fn illegal_positions_are_errors() {
 }
 
 #[test]
-fn other_frames_and_line_lengths() {
+fn other_frames_and_run_lengths() {
     // Small frames against a minimax over every game.
     let mut solver = Solver::new();
     for (width, height, z) in [

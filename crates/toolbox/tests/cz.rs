@@ -73,7 +73,7 @@ fn explain_trace_draws_every_move() {
 }
 
 #[test]
-fn render_writes_an_svg_with_the_line_marked() {
+fn render_writes_an_svg_with_the_winning_run_marked() {
     let scratch = Scratch::new("render");
     let svg = scratch.path("board.svg");
     let out = cz(&[
