@@ -190,7 +190,9 @@ pub fn samples() -> String {
 mod tests {
     use super::*;
 
-    fn field<'a>(json: &'a str, key: &str) -> &'a str {
+    /// The raw text of `key`'s value in a flat JSON object (the play
+    /// tab's tests read its answers with it too).
+    pub(crate) fn field<'a>(json: &'a str, key: &str) -> &'a str {
         let start = json.find(&format!("\"{key}\":")).expect(key) + key.len() + 3;
         let rest = &json[start..];
         let end = rest.find([',', '}']).unwrap_or(rest.len());

@@ -301,13 +301,7 @@ pub fn level(number: u32) -> Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn field<'a>(json: &'a str, key: &str) -> &'a str {
-        let start = json.find(&format!("\"{key}\":")).expect(key) + key.len() + 3;
-        let rest = &json[start..];
-        let end = rest.find([',', '}']).unwrap_or(rest.len());
-        &rest[..end]
-    }
+    use crate::tests::field;
 
     fn no_clock() -> Duration {
         Duration::ZERO
