@@ -139,3 +139,38 @@ pub fn next_token(input: &mut impl BufRead, keep: usize) -> io::Result<Option<He
         input.consume(used);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line one byte below, at and above what is kept: kept whole up to
+    /// `keep`, cut at `keep` past it, its length counted in full, and the
+    /// next line read from its start either way (for lines, and for a
+    /// token with text after it).
+    #[test]
+    fn a_line_is_kept_whole_up_to_the_bound_and_cut_past_it() {
+        let keep = 64;
+        for n in [keep - 1, keep, keep + 1] {
+            let text = format!("{}\nb\n", "a".repeat(n));
+            let mut input = text.as_bytes();
+            let line = next_line(&mut input, keep).unwrap().unwrap();
+            assert_eq!(line.whole(), n <= keep, "{n}");
+            assert_eq!(line.kept, "a".repeat(n.min(keep)).into_bytes(), "{n}");
+            assert_eq!(line.len, n as u64, "{n}");
+            let next = next_line(&mut input, keep).unwrap().unwrap();
+            assert_eq!((next.kept.as_slice(), next.whole()), (&b"b"[..], true));
+            assert!(next_line(&mut input, keep).unwrap().is_none());
+
+            let text = format!("  {} rest\n\nb\n", "a".repeat(n));
+            let mut input = text.as_bytes();
+            let token = next_token(&mut input, keep).unwrap().unwrap();
+            assert_eq!(token.whole(), n <= keep, "{n}");
+            assert_eq!(token.kept, "a".repeat(n.min(keep)).into_bytes(), "{n}");
+            assert_eq!(token.len, n as u64, "{n}");
+            let next = next_token(&mut input, keep).unwrap().unwrap();
+            assert_eq!(next.kept, b"b");
+            assert!(next_token(&mut input, keep).unwrap().is_none());
+        }
+    }
+}
