@@ -19,6 +19,7 @@ mod area;
 mod blame;
 mod case;
 mod cases;
+mod given;
 mod outcome;
 pub mod persist;
 mod progress;
@@ -35,6 +36,7 @@ pub use area::Area;
 pub use blame::Blame;
 pub use case::Case;
 pub use cases::{corpus, generated};
+pub use given::{env_entry, path_entry};
 pub use outcome::{EXIT_STATUS, Outcome};
 pub use progress::Progress;
 pub use report::{
@@ -111,7 +113,10 @@ pub fn check<I: Iterator<Item = Case>>(
         } else {
             // The fork server is not faithful to this candidate: every
             // case again, each in a fresh interpreter.
-            sandbox.run_fresh(candidate.dir.as_deref(), &candidate.command);
+            candidate.run_fresh(
+                sandbox,
+                "its fork server's answers differed from a fresh interpreter's",
+            );
             let spent = report.spent;
             report = run_cases(candidate, cases(), sandbox, options)?.0;
             report.spent = report.spent.plus(spent);

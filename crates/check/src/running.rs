@@ -9,7 +9,7 @@ use std::time::Duration;
 use connectz::{Code, USAGE};
 
 use super::{AnswerReading, ArgCheck, Outcome};
-use connectz_sandbox::{Ended, Execution, Sandbox};
+use connectz_sandbox::{Ended, Execution, Program, Sandbox};
 use serde::{Deserialize, Serialize};
 
 /// How to run the candidate.
@@ -22,6 +22,12 @@ pub struct Candidate {
     /// How its answer is read from what it prints.
     #[serde(default)]
     pub answer: AnswerReading,
+    /// Variables of its environment beyond the box's own, name and value.
+    #[serde(default)]
+    pub env: Vec<(OsString, OsString)>,
+    /// Files and folders its box is given read-only, beyond its own.
+    #[serde(default)]
+    pub paths: Vec<PathBuf>,
 }
 
 /// What one run printed, as text.
@@ -43,23 +49,63 @@ impl Candidate {
             .join(" ")
     }
 
+    /// A candidate run as `command` in the current folder, its whole
+    /// output its answer, given nothing beyond its own.
+    pub fn new(command: Vec<OsString>) -> Candidate {
+        Candidate {
+            command,
+            dir: None,
+            answer: AnswerReading::Whole,
+            env: Vec::new(),
+            paths: Vec::new(),
+        }
+    }
+
+    /// What the sandbox runs.
+    pub fn program(&self) -> Program {
+        Program {
+            dir: self.dir.clone(),
+            command: self.command.clone(),
+            env: self.env.clone(),
+            paths: self.paths.clone(),
+        }
+    }
+
     fn run(&self, sandbox: &Sandbox, args: &[&Path]) -> Printed {
         self.run_within(sandbox, args, sandbox.limits().timeout)
     }
 
     fn run_within(&self, sandbox: &Sandbox, args: &[&Path], timeout: Duration) -> Printed {
         let args: Vec<&OsStr> = args.iter().map(|p| p.as_os_str()).collect();
-        printed(sandbox.run_within(self.dir.as_deref(), &self.command, &args, timeout))
+        printed(sandbox.run_within(&self.program(), &args, timeout))
     }
 
     /// Stops its fork servers, if it has any: call when its runs are done.
     pub fn done(&self, sandbox: &Sandbox) {
-        sandbox.release(self.dir.as_deref(), &self.command);
+        sandbox.release(&self.program());
     }
 
     /// Whether its cases run through a fork server ([`Sandbox::run_case`]).
     pub fn forks(&self, sandbox: &Sandbox) -> bool {
-        sandbox.forks(self.dir.as_deref(), &self.command)
+        sandbox.forks(&self.program())
+    }
+
+    /// From now on its cases run each in a fresh interpreter, for the
+    /// reason `why`.
+    pub fn run_fresh(&self, sandbox: &Sandbox, why: &str) {
+        sandbox.run_fresh(&self.program(), why);
+    }
+
+    /// Why its cases were run each in a fresh interpreter, when they
+    /// started through a fork server.
+    pub fn fresh_reason(&self, sandbox: &Sandbox) -> Option<String> {
+        sandbox.fresh_reason(&self.program())
+    }
+
+    /// The paths its box is given beyond the system's folders and its own
+    /// (its interpreter's install, the paths it names).
+    pub fn given(&self, sandbox: &Sandbox) -> Vec<PathBuf> {
+        sandbox.given(&self.program())
     }
 
     /// Runs the candidate on the file at `path` within `timeout` (at most
@@ -73,7 +119,7 @@ impl Candidate {
         expect: Code,
         timeout: Duration,
     ) -> (Outcome, Execution) {
-        let run = sandbox.run_case(self.dir.as_deref(), &self.command, path, timeout);
+        let run = sandbox.run_case(&self.program(), path, timeout);
         judged(printed(run), expect, &self.answer)
     }
 

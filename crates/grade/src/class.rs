@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use connectz_check::{AnswerReading, Candidate, shown};
+use connectz_check::{AnswerReading, Candidate, env_entry, path_entry, shown};
 
 use crate::on_path;
 
@@ -35,6 +35,14 @@ struct ManifestEntry {
     command: Vec<String>,
     dir: Option<PathBuf>,
     answer: Option<ManifestAnswer>,
+    /// Variables beyond the box's own: `NAME` (the grader's) or
+    /// `NAME=value`.
+    #[serde(default)]
+    env: Vec<String>,
+    /// Paths the box is given read-only, from the manifest's folder, or
+    /// `$NAME` for a variable of the grader's.
+    #[serde(default)]
+    paths: Vec<String>,
 }
 
 /// `answer = "last-line"`, or a table of messages and their codes.
@@ -121,12 +129,26 @@ pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
                     invalid(format!("{}: candidate {:?}: {e}", path.display(), m.name))
                 })?,
             };
+            let within =
+                |e: String| invalid(format!("{}: candidate {:?}: {e}", path.display(), m.name));
+            let env = m
+                .env
+                .iter()
+                .map(|e| env_entry(e).map_err(within))
+                .collect::<io::Result<Vec<_>>>()?;
+            let paths = m
+                .paths
+                .iter()
+                .map(|p| path_entry(p, base).map_err(within))
+                .collect::<io::Result<Vec<_>>>()?;
             Ok(Entry {
                 name: m.name,
                 candidate: Candidate {
                     command: m.command.into_iter().map(OsString::from).collect(),
                     dir,
                     answer,
+                    env,
+                    paths,
                 },
             })
         })
@@ -190,14 +212,12 @@ pub fn each(template: &str, paths: &[PathBuf]) -> io::Result<Vec<Entry>> {
                 } else {
                     name
                 },
-                candidate: Candidate {
-                    command: template
+                candidate: Candidate::new(
+                    template
                         .split_whitespace()
                         .map(|word| OsString::from(word.replace("{}", text)))
                         .collect(),
-                    dir: None,
-                    answer: AnswerReading::Whole,
-                },
+                ),
             }
         })
         .collect();

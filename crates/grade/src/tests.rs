@@ -57,11 +57,7 @@ fn tidy_drops_current_folder_components_only() {
 fn validate_wants_named_commands() {
     let entry = |name: &str, command: &[&str]| Entry {
         name: name.into(),
-        candidate: Candidate {
-            command: command.iter().map(OsString::from).collect(),
-            dir: None,
-            answer: connectz_check::AnswerReading::Whole,
-        },
+        candidate: Candidate::new(command.iter().map(OsString::from).collect()),
     };
     assert!(validate(vec![]).is_err());
     assert!(validate(vec![entry(" ", &["x"])]).is_err());
@@ -77,11 +73,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
     Graded {
         entry: Entry {
             name: name.into(),
-            candidate: Candidate {
-                command: vec![OsString::from("x")],
-                dir: None,
-                answer: connectz_check::AnswerReading::Whole,
-            },
+            candidate: Candidate::new(vec![OsString::from("x")]),
         },
         check: CheckReport {
             command: "x".into(),

@@ -4,17 +4,20 @@
 # as a fresh interpreter would, without paying its start-up again.
 #
 # Arguments: [--box] SCRIPT (--box: this server is alone in a box, whose
-# /tmp and /dev/shm it empties after each run).
+# /tmp, /var/tmp and /dev/shm it empties after each run; the box's /dev is
+# read-only and its system-call filter refuses System V and POSIX message
+# queue IPC, so no run leaves state for the next).
 # Requests on standard input, one per line: CASE TAB LIMIT_US.
 # Replies on standard output: the run's pid, then, when it has ended,
 #   STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN
 # and that many bytes of its standard output and error.
 # A run's standard input is /dev/null, its output and error go to files
 # of this server's, and it holds no other descriptor. Its time is held to
-# LIMIT_US as cz's supervisor holds a fresh run's: its CPU time, and its
-# own time (wall-clock time less the time it waited for a core). After
-# each run, its process group and any process it left behind (this server
-# is their subreaper) are killed and reaped.
+# LIMIT_US as cz's supervisor holds a fresh run's: the CPU time of every
+# process it ran (orphans too), and its own time (wall-clock time less the
+# time it waited for a core). After each run, its process group and any
+# process it left behind (this server is their subreaper) are killed and
+# reaped, and in a box its /tmp, /var/tmp and /dev/shm are emptied.
 import os
 import sys
 import time
@@ -47,15 +50,18 @@ def orphans(me):
 
 
 def clean_up(group):
+    """Kills the run's group and every process it left behind, reaps them,
+    and returns the CPU time, in seconds, of those it reaped."""
     try:
         os.killpg(group, 9)
     except OSError:
         pass
     me = os.getpid()
+    cpu = 0.0
     for _ in range(1000):
         kids = orphans(me)
         if not kids:
-            return
+            return cpu
         for kid in kids:
             try:
                 os.kill(kid, 9)
@@ -63,9 +69,41 @@ def clean_up(group):
                 pass
         for kid in kids:
             try:
-                os.waitpid(kid, 0)
+                _, _, usage = os.wait4(kid, 0)
+                cpu += usage.ru_utime + usage.ru_stime
             except OSError:
                 pass
+    return cpu
+
+
+def tree_cpu(me):
+    """CPU time, in seconds, of every process below this one (the run, what
+    it started, what it left behind: this server is their subreaper): their
+    own and their reaped children's."""
+    parent = {}
+    ticks = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/" + entry + "/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rfind(b")") + 2:].split()
+            parent[int(entry)] = int(fields[1])
+            ticks[int(entry)] = sum(int(x) for x in fields[11:15])
+        except (OSError, ValueError, IndexError):
+            continue
+    total = 0
+    for pid, used in ticks.items():
+        p = pid
+        for _ in range(4096):
+            p = parent.get(p, 0)
+            if p == me:
+                total += used
+                break
+            if p <= 1:
+                break
+    return total / TICKS
 
 
 def empty(folder):
@@ -170,9 +208,13 @@ def run(script, case, out, err, limit):
     os._exit(code)
 
 
-def wait(pid, limit):
-    """Waits for the run, holding it to its time; returns its wait status,
-    resource usage, wall-clock time and whether its time ran out."""
+def wait(pid, limit, boxed):
+    """Waits for the run, holding it to its time (its CPU time counts every
+    process below this server: the run and all it started, orphans too;
+    read every poll in a box, whose /proc holds its own processes only,
+    every twentieth otherwise); returns its wait status, resource usage,
+    wall-clock time, the most CPU time seen of all its processes, and
+    whether its time ran out."""
     start = time.monotonic()
     watch = None
     if hasattr(os, "pidfd_open"):
@@ -183,14 +225,21 @@ def wait(pid, limit):
     import select
     timed_out = False
     pause = 0.001
+    me = os.getpid()
+    polls = 0
+    seen = 0.0
     try:
         while True:
             done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
                 break
             t = times(pid)
+            polls += 1
+            if boxed or polls % 20 == 0:
+                seen = max(seen, tree_cpu(me))
             if t is not None:
                 cpu, waited = t
+                cpu = max(cpu, seen)
                 if cpu >= limit or time.monotonic() - start - waited >= limit:
                     timed_out = True
                     try:
@@ -208,8 +257,7 @@ def wait(pid, limit):
         if watch is not None:
             os.close(watch)
     elapsed = time.monotonic() - start
-    cpu = usage.ru_utime + usage.ru_stime
-    return status, usage, elapsed, timed_out or cpu >= limit
+    return status, usage, elapsed, seen, timed_out
 
 
 def main():
@@ -245,13 +293,15 @@ def main():
         except OSError:
             pass
         os.write(1, b"%d\n" % pid)
-        status, usage, elapsed, timed_out = wait(pid, limit)
-        clean_up(pid)
+        status, usage, elapsed, seen, timed_out = wait(pid, limit, boxed)
+        left = clean_up(pid)
         if boxed:
-            empty("/tmp")
-            empty("/dev/shm")
+            for place in ("/tmp", "/var/tmp", "/dev/shm"):
+                empty(place)
         stdout, stderr = read_back(out), read_back(err)
-        cpu = usage.ru_utime + usage.ru_stime
+        # The run's, its reaped children's, and what it left behind.
+        cpu = max(usage.ru_utime + usage.ru_stime + left, seen)
+        timed_out = timed_out or cpu >= limit
         head = b"%d %d %d %d %d %d %d\n" % (
             status, usage.ru_maxrss, int(cpu * 1e6), int(elapsed * 1e6),
             1 if timed_out else 0, len(stdout), len(stderr))

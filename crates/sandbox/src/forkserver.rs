@@ -34,7 +34,8 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use super::{
-    Ended, Execution, INBOX, INTERRUPTED, Isolation, LIVE_GROUPS, Limits, Sandbox, backstop,
+    Ended, Execution, INBOX, INTERRUPTED, Isolation, LIVE_GROUPS, Limits, Program, Sandbox,
+    backstop,
 };
 
 /// The server's program, written to its box's inbox.
@@ -43,8 +44,8 @@ const SCRIPT: &str = include_str!("forkserver.py");
 /// How long the server may take to answer anything but the end of a run.
 const ANSWER: Duration = Duration::from_secs(10);
 
-/// A candidate: its folder and command.
-pub(super) type ServerKey = (Option<PathBuf>, Vec<OsString>);
+/// A candidate's program.
+pub(super) type ServerKey = Program;
 
 /// True when `command` runs a Python script, `python SCRIPT` (or
 /// `python3`, `python3.12`, a path to one of them), and SCRIPT, a `.py`
@@ -104,11 +105,11 @@ enum Reply {
 }
 
 /// Servers not in use, by candidate; and the candidates that must not use
-/// one.
+/// one, and why.
 #[derive(Default)]
 pub(super) struct Servers {
     idle: Mutex<HashMap<ServerKey, Vec<Server>>>,
-    fresh: Mutex<Vec<ServerKey>>,
+    fresh: Mutex<Vec<(ServerKey, String)>>,
 }
 
 impl std::fmt::Debug for Servers {
@@ -158,15 +159,26 @@ impl Servers {
 
     /// Whether `key` must be run fresh.
     pub(super) fn is_fresh(&self, key: &ServerKey) -> bool {
-        self.fresh.lock().is_ok_and(|f| f.contains(key))
+        self.fresh_reason(key).is_some()
     }
 
-    /// From now on, `key` is run fresh.
-    pub(super) fn make_fresh(&self, key: &ServerKey) {
+    /// Why `key` must be run fresh, if it must.
+    pub(super) fn fresh_reason(&self, key: &ServerKey) -> Option<String> {
+        self.fresh
+            .lock()
+            .ok()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, why)| why.clone())
+    }
+
+    /// From now on, `key` is run fresh, for the reason `why` (the first
+    /// reason given is kept).
+    pub(super) fn make_fresh(&self, key: &ServerKey, why: &str) {
         if let Ok(mut fresh) = self.fresh.lock()
-            && !fresh.contains(key)
+            && !fresh.iter().any(|(k, _)| k == key)
         {
-            fresh.push(key.clone());
+            fresh.push((key.clone(), why.to_string()));
         }
         self.stop(key);
     }
@@ -225,10 +237,12 @@ impl Server {
     /// the scratch folder), under the sandbox's limits but its time (the
     /// server holds each run to its own).
     pub(super) fn start(sandbox: &Sandbox, n: u64, key: &ServerKey) -> Option<Server> {
-        use std::os::unix::fs::PermissionsExt;
-        let (dir, command) = key;
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        let (dir, command) = (&key.dir, &key.command);
         let inbox = sandbox.scratch.join(format!("box-{n}"));
-        fs::create_dir(&inbox).ok()?;
+        // Readable by others: a box of a user of its own reads it (the
+        // scratch folder around it keeps others out).
+        fs::DirBuilder::new().mode(0o755).create(&inbox).ok()?;
         let script = inbox.join("forkserver.py");
         fs::write(&script, SCRIPT).ok()?;
         fs::set_permissions(&script, fs::Permissions::from_mode(0o444)).ok()?;
@@ -241,7 +255,7 @@ impl Server {
             words.push(script.into());
         }
         words.push(command[1].clone());
-        let program = sandbox.program(dir.as_deref(), words, Vec::new(), Some(&inbox))?;
+        let program = sandbox.program(key, words, Vec::new(), Some(&inbox))?;
         let err = sandbox.scratch.join(format!("server-{n}.err"));
         let report = sandbox.scratch.join(format!("server-{n}.report"));
         let limits = Limits {
@@ -291,6 +305,7 @@ impl Server {
             if fs::hard_link(file, &link).is_err() {
                 fs::copy(file, &link).ok()?;
             }
+            super::readable(&link);
             (Path::new(INBOX).join(name), Some(link))
         } else {
             (file.to_path_buf(), None)

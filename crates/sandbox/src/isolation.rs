@@ -1,24 +1,48 @@
 //! The box a run goes in: bubblewrap (`bwrap`, the sandbox Flatpak uses),
 //! when it is present and this machine lets it make namespaces.
 //!
-//! A box has its own user, process, network, IPC and host-name namespaces:
-//! it sees only its own processes (when its first process ends, every
-//! process in it ends), has no network but a loopback of its own, and holds
-//! no capability. The whole filesystem is bound read-only; `/tmp`,
-//! `/var/tmp` and `/dev/shm` are fresh and private to the box; `/run` is
-//! an empty read-only folder but for [`INBOX`], where the box finds the
-//! files it is given (a game file, the fork server's script), read-only;
-//! the grader's scratch folder is hidden. A folder the run needs that lies
-//! in a hidden place (its own folder under `/tmp`, say) is bound again,
-//! read-only, at the same path.
+//! **Who runs in it.** A box has its own user, process, network, IPC and
+//! host-name namespaces: it sees only its own processes (when its first
+//! process ends, every process in it ends) and has no network but a
+//! loopback of its own. Its processes hold no capability and cannot gain
+//! one (`--cap-drop ALL`, no new privileges, no further user namespace), and
+//! a seccomp filter refuses tracing, mounting, namespaces, keyrings and
+//! IPC ([`super::seccomp`]). When the grader is root, the box runs as a user
+//! of its own, as `isolate` does: the supervisor starts bubblewrap as an
+//! unprivileged user id no other process has (see [`BOX_UID_BASE`]), so a
+//! run owns no file of the machine's and can write none, and can signal or
+//! trace no process but its box's.
+//!
+//! **What it sees.** Only what it needs, each read-only: the system's
+//! folders ([`SYSTEM`]), a few files of `/etc` ([`ETC`]: not `shadow`, not
+//! keys), the candidate's own folder (the manifest's `dir`, else the folders
+//! of the files its command names), its interpreter's install when it lies
+//! outside the system's folders (a pyenv or a venv, see
+//! [`super::program`]), the paths the manifest names, and the files it is
+//! given under [`INBOX`] (the game file, the fork server's script). `/tmp`,
+//! `/var/tmp` and `/dev/shm` are fresh, private and sized; `/dev` is
+//! read-only; `/proc` is the box's own. Not the grader's home, its scratch
+//! folder or reports, the other candidates, the reference or the corpus.
+//!
+//! **Its environment** is cleared, then `PATH` (the interpreter's `bin`
+//! first, then `/usr/local/bin:/usr/bin:/bin`), `HOME=/tmp`, `LANG=C.UTF-8`,
+//! and what the manifest names.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+pub use super::program::{ETC, SYSTEM};
+
 /// Where a box finds the files it is given.
 pub const INBOX: &str = "/run/cz";
+
+/// When the grader is root, a box runs as the user `BOX_UID_BASE` plus its
+/// supervisor's process id: a user id no file and no other process has,
+/// and no two boxes running at once share.
+pub const BOX_UID_BASE: u32 = 1_879_048_192;
 
 /// Whether runs are isolated, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +53,14 @@ pub enum Isolation {
         program: PathBuf,
         /// Its version, as it prints it.
         version: String,
+        /// How the box holds: who runs in it, the system-call filter, and
+        /// the limits of the whole box, in words for the reports.
+        holds: String,
+        /// True when the grader is root and each box runs as a user of its
+        /// own.
+        own_user: bool,
+        /// True when bubblewrap takes `--disable-userns`.
+        no_userns: bool,
     },
     /// Runs are not isolated: why not.
     None(String),
@@ -68,11 +100,11 @@ impl Isolation {
     /// The isolation in force, in one line, for the top of every report.
     pub fn describe(&self) -> String {
         match self {
-            Isolation::Bubblewrap { version, .. } => format!(
-                "isolated with {version}: every run in a box of its own (no process outside it can be seen or signalled, no network, the whole filesystem read-only but a private /tmp, the grader's scratch folder hidden)"
+            Isolation::Bubblewrap { version, holds, .. } => format!(
+                "isolated with {version}: every run in a box of its own ({holds}; no process outside it can be seen or signalled, no network; it sees the system's folders, its own folder and interpreter, and its game file, read-only, and a private /tmp, not the grader's files, the other candidates or the reference; a clean environment)"
             ),
             Isolation::None(why) => format!(
-                "NOT ISOLATED ({why}): runs have the grader's user, files and network; a run can read and change any file the grader can (other candidates, the reports), use the network, and end its supervisor, leaving processes behind"
+                "NOT ISOLATED ({why}): runs have the grader's user, files, environment and network; a run can read and change any file the grader can (other candidates, the reports), use the network, and end its supervisor, leaving processes behind"
             ),
         }
     }
@@ -86,7 +118,7 @@ pub fn detect() -> Isolation {
 }
 
 fn find() -> Isolation {
-    let Some(program) = on_path("bwrap") else {
+    let Some(program) = super::program::on_path(OsStr::new("bwrap")) else {
         return Isolation::None("bubblewrap (bwrap) is not installed".into());
     };
     let version = Command::new(&program)
@@ -97,36 +129,82 @@ fn find() -> Isolation {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| "bubblewrap".into());
-    let probe = Command::new(&program)
-        .args(NAMESPACES)
-        .args(["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"])
-        .arg("true")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output();
-    match probe {
-        Ok(out) if out.status.success() => Isolation::Bubblewrap { program, version },
-        Ok(out) => Isolation::None(format!(
-            "{} cannot make a box here: {}",
-            program.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
-        Err(e) => Isolation::None(format!("{} cannot start: {e}", program.display())),
+    let root = nix::unistd::geteuid().is_root();
+    // As root, the box runs as a user of its own when this machine lets an
+    // unprivileged user make namespaces; else as root without capability.
+    let probe = |as_user: bool, no_userns: bool| {
+        let mut args: Vec<OsString> = NAMESPACES.iter().map(OsString::from).collect();
+        args.extend(hardening(no_userns));
+        args.extend(system_args());
+        args.extend(["--proc", "/proc", "--dev", "/dev", "true"].map(OsString::from));
+        let mut command = Command::new(&program);
+        command
+            .args(&args)
+            .current_dir("/")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if as_user {
+            let id = BOX_UID_BASE + std::process::id();
+            command.uid(id).gid(id);
+        }
+        command.output()
+    };
+    let mut why = String::new();
+    for (as_user, no_userns) in [(root, true), (root, false), (false, true), (false, false)] {
+        if as_user != root && !root {
+            continue;
+        }
+        match probe(as_user, no_userns) {
+            Ok(out) if out.status.success() => {
+                return Isolation::Bubblewrap {
+                    holds: holds(root, as_user),
+                    program,
+                    version,
+                    own_user: as_user,
+                    no_userns,
+                };
+            }
+            Ok(out) if why.is_empty() => {
+                why = format!(
+                    "{} cannot make a box here: {}",
+                    program.display(),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+            Err(e) if why.is_empty() => {
+                why = format!("{} cannot start: {e}", program.display());
+            }
+            _ => {}
+        }
     }
+    Isolation::None(why)
 }
 
-/// A program found on `PATH`.
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
+/// How a box holds, in words: who runs in it, the filter, the limits.
+fn holds(root: bool, own_user: bool) -> String {
+    let who = match (root, own_user) {
+        (true, true) => "as a user of its own, with no capability",
+        (true, false) => {
+            "as root mapped into the box without any capability (this machine does not let an unprivileged user make a box)"
+        }
+        _ => "as the grader's user, with no capability",
+    };
+    let filter = if super::seccomp::filter().is_some() {
+        "tracing, mounting, namespaces and IPC refused by a system-call filter"
+    } else {
+        "no system-call filter on this architecture"
+    };
+    let limits = if super::cgroup::BoxGroup::available() {
+        "memory, processes and CPU time held for the whole box by control groups"
+    } else {
+        "no control group here: memory held per process and by sized tmpfs, processes by a limit of the box's user, CPU time over the box's processes"
+    };
+    format!("{who}; {filter}; {limits}")
 }
 
 /// The namespaces of a box.
-const NAMESPACES: [&str; 7] = [
+const NAMESPACES: [&str; 8] = [
     "--unshare-user",
     "--unshare-pid",
     "--unshare-net",
@@ -134,10 +212,43 @@ const NAMESPACES: [&str; 7] = [
     "--unshare-uts",
     "--unshare-cgroup-try",
     "--die-with-parent",
+    "--new-session",
 ];
 
-/// Places fresh and private in a box (the grader's scratch folder too).
-const PRIVATE: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
+/// No capability, and (where bubblewrap takes it) no further user
+/// namespace.
+fn hardening(no_userns: bool) -> Vec<OsString> {
+    let mut words = vec!["--cap-drop", "ALL"];
+    if no_userns {
+        words.push("--disable-userns");
+    }
+    words.into_iter().map(OsString::from).collect()
+}
+
+/// The system's folders and the files of `/etc` a box is given, each
+/// read-only, or as the link it is (`/bin` to `usr/bin`).
+fn system_args() -> Vec<OsString> {
+    let mut words: Vec<OsString> = Vec::new();
+    for place in SYSTEM.iter().chain(ETC.iter()) {
+        let path = Path::new(place);
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() && SYSTEM.contains(place) => {
+                if let Ok(target) = std::fs::read_link(path) {
+                    words.push("--symlink".into());
+                    words.push(target.into_os_string());
+                    words.push(path.into());
+                }
+            }
+            Ok(_) if path.exists() => {
+                words.push("--ro-bind".into());
+                words.push(path.into());
+                words.push(path.into());
+            }
+            _ => {}
+        }
+    }
+    words
+}
 
 /// One box: what runs in it and what it is given.
 pub(super) struct BoxSpec<'a> {
@@ -145,16 +256,29 @@ pub(super) struct BoxSpec<'a> {
     pub dir: &'a Path,
     /// The program and its arguments, as the box sees them.
     pub command: Vec<OsString>,
+    /// Folders (and files) of the candidate's own and of its interpreter,
+    /// and the paths its manifest names, bound read-only at their paths.
+    pub own: Vec<PathBuf>,
+    /// Folders to put first on its `PATH` (its interpreter's `bin`).
+    pub path_first: Vec<PathBuf>,
+    /// Variables beyond the box's own.
+    pub env: &'a [(OsString, OsString)],
     /// Files and folders given to it, each bound read-only at its path in
     /// the box (under [`INBOX`]).
     pub given: Vec<(PathBuf, OsString)>,
     /// A folder bound whole, read-only, at [`INBOX`] (the fork server's).
     pub inbox: Option<&'a Path>,
-    /// The grader's scratch folder, hidden from the box.
-    pub scratch: &'a Path,
     /// Processes the box may hold.
     pub processes: u64,
+    /// The box's memory, in bytes: its tmpfs are sized from it.
+    pub memory: u64,
+    /// Whether bubblewrap takes `--disable-userns`.
+    pub no_userns: bool,
 }
+
+/// The box's fresh places and their share of its memory: `/tmp` half,
+/// `/var/tmp` and `/dev/shm` a quarter each.
+const PRIVATE: [(&str, u64); 3] = [("/tmp", 2), ("/var/tmp", 4), ("/dev/shm", 4)];
 
 impl BoxSpec<'_> {
     /// The command that runs this box: `bwrap` and its arguments.
@@ -163,18 +287,28 @@ impl BoxSpec<'_> {
         let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
         let os = |s: &'static str| OsStr::new(s);
         push(&NAMESPACES.map(OsStr::new));
-        push(&[os("--new-session")]);
-        push(&[os("--ro-bind"), os("/"), os("/")]);
+        a.extend(hardening(self.no_userns));
+        let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
+        push(&[os("--clearenv")]);
+        let mut path = std::env::join_paths(&self.path_first).unwrap_or_default();
+        if !path.is_empty() {
+            path.push(":");
+        }
+        path.push("/usr/local/bin:/usr/bin:/bin");
+        push(&[os("--setenv"), os("PATH"), &path]);
+        push(&[os("--setenv"), os("HOME"), os("/tmp")]);
+        push(&[os("--setenv"), os("LANG"), os("C.UTF-8")]);
+        for (name, value) in self.env {
+            push(&[os("--setenv"), name, value]);
+        }
+        a.extend(system_args());
+        let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
         push(&[os("--dev"), os("/dev"), os("--proc"), os("/proc")]);
-        let mut hidden: Vec<&Path> = PRIVATE.iter().map(Path::new).collect();
-        hidden.retain(|p| p.is_dir());
-        for place in &hidden {
-            push(&[os("--tmpfs"), place.as_os_str()]);
+        for (place, share) in PRIVATE {
+            let size = (self.memory / share).max(1 << 20).to_string();
+            push(&[os("--size"), OsStr::new(&size), os("--tmpfs"), os(place)]);
         }
-        if !hidden.iter().any(|h| self.scratch.starts_with(h)) {
-            push(&[os("--tmpfs"), self.scratch.as_os_str()]);
-            hidden.push(self.scratch);
-        }
+        push(&[os("--remount-ro"), os("/dev")]);
         push(&[os("--tmpfs"), os("/run")]);
         match self.inbox {
             Some(inbox) => push(&[os("--ro-bind"), inbox.as_os_str(), os(INBOX)]),
@@ -184,14 +318,20 @@ impl BoxSpec<'_> {
             push(&[os("--ro-bind"), host.as_os_str(), inside]);
         }
         push(&[os("--remount-ro"), os("/run")]);
-        hidden.push(Path::new("/run"));
-        // What the run needs from a hidden place, bound again read-only;
-        // the outer folders first.
-        let mut needed = self.needed(&hidden);
-        needed.sort_by_key(|p| p.components().count());
-        needed.dedup();
-        for path in &needed {
+        // The run's own, outer folders first; the folder it runs in is made
+        // (empty) when nothing given holds it.
+        let mut own = self.own.clone();
+        own.sort_by_key(|p| p.components().count());
+        own.dedup();
+        own.retain(|p| !SYSTEM.iter().any(|s| p.starts_with(s)));
+        for path in &own {
             push(&[os("--ro-bind"), path.as_os_str(), path.as_os_str()]);
+        }
+        let held = own.iter().any(|p| self.dir.starts_with(p))
+            || SYSTEM.iter().any(|s| self.dir.starts_with(s))
+            || self.dir == Path::new("/");
+        if !held {
+            push(&[os("--dir"), self.dir.as_os_str()]);
         }
         push(&[os("--chdir"), self.dir.as_os_str(), os("--")]);
         // The box's first process limits the processes of the box's user
@@ -205,50 +345,45 @@ impl BoxSpec<'_> {
         a.extend(self.command.iter().cloned());
         a
     }
+}
 
-    /// Folders in a hidden place that the run needs: for its folder, and
-    /// for each word of its command that names a file or folder, the
-    /// outermost folder that holds it in its hidden place (`/tmp/venv` for
-    /// `/tmp/venv/bin/tool`, so that a script finds the interpreter and the
-    /// packages installed beside it).
-    fn needed(&self, hidden: &[&Path]) -> Vec<PathBuf> {
-        let outermost = |p: &Path| -> Option<PathBuf> {
-            let place = hidden.iter().find(|h| p.starts_with(h) && p != **h)?;
-            let first = p.strip_prefix(place).ok()?.components().next()?;
-            Some(place.join(first))
-        };
-        let mut needed = Vec::new();
-        let mut need = |p: &Path| {
-            if let Some(folder) = outermost(p)
-                && !needed.contains(&folder)
-            {
-                needed.push(folder);
-            }
-        };
-        need(self.dir);
-        for word in &self.command {
-            if let Ok(path) = std::path::absolute(self.dir.join(word))
-                && path.exists()
-            {
-                need(&path);
-            }
-        }
-        needed
-    }
+/// The options of bubblewrap this crate writes, with how many arguments
+/// each takes: what the supervisor reads to find the folders it binds.
+pub(super) fn arity(option: &OsStr) -> Option<usize> {
+    Some(match option.to_str()? {
+        "--unshare-user"
+        | "--unshare-pid"
+        | "--unshare-net"
+        | "--unshare-ipc"
+        | "--unshare-uts"
+        | "--unshare-cgroup-try"
+        | "--die-with-parent"
+        | "--new-session"
+        | "--disable-userns"
+        | "--clearenv" => 0,
+        "--cap-drop" | "--dev" | "--proc" | "--tmpfs" | "--size" | "--remount-ro" | "--dir"
+        | "--chdir" | "--info-fd" | "--seccomp" => 1,
+        "--setenv" | "--ro-bind" | "--symlink" => 2,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn spec<'a>(dir: &'a Path, scratch: &'a Path, command: &[&str]) -> BoxSpec<'a> {
+    fn spec<'a>(dir: &'a Path, own: &[&str], command: &[&str]) -> BoxSpec<'a> {
         BoxSpec {
             dir,
             command: command.iter().map(OsString::from).collect(),
+            own: own.iter().map(PathBuf::from).collect(),
+            path_first: Vec::new(),
+            env: &[],
             given: Vec::new(),
             inbox: None,
-            scratch,
             processes: 64,
+            memory: 1 << 30,
+            no_userns: true,
         }
     }
 
@@ -258,32 +393,62 @@ mod tests {
             .collect()
     }
 
-    /// A candidate's folder under /tmp is bound again, read-only, after the
-    /// fresh /tmp; one elsewhere is not; the scratch folder is hidden.
+    /// A candidate's folder under /tmp is bound, read-only, after the
+    /// fresh /tmp; the whole filesystem is not; the environment is cleared;
+    /// no capability; every option is one the supervisor can read.
     #[test]
-    fn folders_in_hidden_places_are_bound_again() {
-        let here = std::env::temp_dir().join(format!("cz-iso-{}", std::process::id()));
-        std::fs::create_dir_all(here.join("alice")).unwrap();
-        std::fs::write(here.join("alice/c.py"), "").unwrap();
-        let scratch = Path::new("/var/cz-scratch");
-        let argv =
-            words(&spec(&here, scratch, &["python3", "alice/c.py"]).argv(Path::new("bwrap")));
+    fn a_box_holds_its_own_folder_and_the_system() {
+        let here = Path::new("/tmp/class/alice");
+        let argv = words(
+            &spec(here, &["/tmp/class/alice"], &["python3", "c.py"]).argv(Path::new("bwrap")),
+        );
         let text = argv.join(" ");
-        let tmp = here.starts_with("/tmp");
-        if tmp {
-            let bind = format!("--ro-bind {} {}", here.display(), here.display());
-            assert!(text.contains(&bind), "{text}");
-            let at = text.find(&bind).unwrap();
-            assert!(text.find("--tmpfs /tmp").unwrap() < at, "{text}");
+        let bind = "--ro-bind /tmp/class/alice /tmp/class/alice";
+        assert!(text.contains(bind), "{text}");
+        assert!(text.find("--tmpfs /tmp").unwrap() < text.find(bind).unwrap());
+        assert!(!text.contains("--ro-bind / /"), "{text}");
+        assert!(!text.contains("--dir /tmp/class/alice"), "{text}");
+        for needed in [
+            "--unshare-net",
+            "--cap-drop ALL",
+            "--disable-userns",
+            "--clearenv",
+            "--setenv HOME /tmp",
+            "--ro-bind /usr /usr",
+            "--remount-ro /dev",
+        ] {
+            assert!(text.contains(needed), "{needed}: {text}");
         }
-        assert!(text.contains("--tmpfs /var/cz-scratch"), "{text}");
-        assert!(text.contains("--unshare-net"), "{text}");
         assert!(
-            text.ends_with("|| exit 126; exec \"$@\" cz-box python3 alice/c.py"),
+            text.ends_with("|| exit 126; exec \"$@\" cz-box python3 c.py"),
             "{text}"
         );
-        let elsewhere = words(&spec(Path::new("/usr"), scratch, &["ls"]).argv(Path::new("bwrap")));
-        assert!(!elsewhere.join(" ").contains("--ro-bind /usr /usr"));
-        std::fs::remove_dir_all(&here).unwrap();
+        let mut at = 1;
+        while argv[at] != "--" {
+            let n = arity(OsStr::new(&argv[at])).unwrap_or_else(|| panic!("{}", argv[at]));
+            at += 1 + n;
+        }
+    }
+
+    /// A run in a folder nothing given holds gets it made, empty; the
+    /// system's folders are never bound again.
+    #[test]
+    fn a_folder_of_its_own_is_made_when_not_given() {
+        let argv = words(
+            &spec(
+                Path::new("/work/class"),
+                &["/work/class/bob", "/usr/lib"],
+                &["sh"],
+            )
+            .argv(Path::new("bwrap")),
+        );
+        let text = argv.join(" ");
+        assert!(
+            text.contains("--dir /work/class --chdir /work/class"),
+            "{text}"
+        );
+        assert!(!text.contains("--ro-bind /usr/lib /usr/lib"), "{text}");
+        let inside = words(&spec(Path::new("/usr"), &[], &["ls"]).argv(Path::new("bwrap")));
+        assert!(!inside.join(" ").contains("--dir /usr"));
     }
 }

@@ -36,10 +36,14 @@ use nix::unistd::Pid;
 mod cgroup;
 pub mod forkserver;
 pub mod isolation;
+pub mod program;
 mod run;
+pub mod seccomp;
+mod stage;
 mod supervisor;
 
 pub use isolation::{INBOX, Isolation, Wanted};
+pub use program::Program;
 pub use run::{Ended, Execution, Limits, memory_reached};
 use run::{not_started, read_report};
 pub use supervisor::supervise;
@@ -166,29 +170,18 @@ impl Sandbox {
         &self.isolation
     }
 
-    /// Runs `command` (program and arguments) with `args` appended.
-    pub fn run(&self, command: &[OsString], args: &[&OsStr]) -> Execution {
-        self.run_in(None, command, args)
+    /// Runs `program` with `args` appended.
+    pub fn run(&self, program: &Program, args: &[&OsStr]) -> Execution {
+        self.run_within(program, args, self.limits.timeout)
     }
 
-    /// Runs `command` with `args` appended, in the folder `dir` (else in
-    /// this process's own). A relative program path is taken from `dir`.
-    pub fn run_in(&self, dir: Option<&Path>, command: &[OsString], args: &[&OsStr]) -> Execution {
-        self.run_within(dir, command, args, self.limits.timeout)
-    }
-
-    /// [`Sandbox::run_in`] within `timeout` (at most the sandbox's own).
-    /// In a box, an argument that names a file or folder of the scratch
-    /// folder is given to the box read-only, under [`INBOX`], and named
-    /// there.
-    pub fn run_within(
-        &self,
-        dir: Option<&Path>,
-        command: &[OsString],
-        args: &[&OsStr],
-        timeout: Duration,
-    ) -> Execution {
-        if command.is_empty() {
+    /// [`Sandbox::run`] within `timeout` (at most the sandbox's own), in
+    /// the program's folder (else this process's own; a relative program
+    /// path is taken from it). In a box, an argument that names a file or
+    /// folder of the scratch folder is given to the box read-only, under
+    /// [`INBOX`], and named there.
+    pub fn run_within(&self, program: &Program, args: &[&OsStr], timeout: Duration) -> Execution {
+        if program.command.is_empty() {
             return not_started("no command given");
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
@@ -201,7 +194,7 @@ impl Sandbox {
             timeout: timeout.min(self.limits.timeout),
             ..self.limits
         };
-        let mut words: Vec<OsString> = command.to_vec();
+        let mut words: Vec<OsString> = program.command.clone();
         let mut given = Vec::new();
         match &self.isolation {
             Isolation::Bubblewrap { .. } => {
@@ -215,15 +208,15 @@ impl Sandbox {
             }
             Isolation::None(_) => words.extend(args.iter().map(|a| a.to_os_string())),
         }
-        let Some(program) = self.program(dir, words, given, None) else {
+        let Some(argv) = self.program(program, words, given, None) else {
             return not_started("cannot find the folder to run in");
         };
-        let mut supervisor = self.supervisor_command(limits, [&out, &err, &report], &program);
+        let mut supervisor = self.supervisor_command(limits, [&out, &err, &report], &argv);
         supervisor
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        if let Some(dir) = dir {
+        if let Some(dir) = &program.dir {
             supervisor.current_dir(dir);
         }
         let child = match supervisor.spawn() {
@@ -266,41 +259,106 @@ impl Sandbox {
 
     /// Where a run in a box finds `path`, and the host path to bind there
     /// when it exists: a path of the scratch folder is given under
-    /// [`INBOX`] by its name; any other is left as it is.
+    /// [`INBOX`] by its name (readable by others, for a box of a user of
+    /// its own: the scratch folder around it is the grader's alone); any
+    /// other is left as it is.
     fn in_box(&self, path: &Path) -> (OsString, Option<PathBuf>) {
         match (path.strip_prefix(&self.scratch), path.file_name()) {
             (Ok(_), Some(name)) => {
                 let inside = Path::new(INBOX).join(name).into_os_string();
-                (inside, path.exists().then(|| path.to_path_buf()))
+                (inside, path.exists().then(|| readable(path)))
             }
             _ => (path.as_os_str().to_os_string(), None),
         }
     }
 
-    /// The program and arguments the supervisor starts for `words` run in
-    /// `dir`: the words themselves, or bubblewrap with the box around them
-    /// (`given` bound under [`INBOX`], or `inbox` bound as it). `None` when
-    /// the folder cannot be made absolute.
+    /// The extra paths a box of `program` is given beyond the system's
+    /// folders and the program's own: its interpreter's install, when it
+    /// lies outside the system's folders, and the paths it names. Empty
+    /// without a box.
+    pub fn given(&self, program: &Program) -> Vec<PathBuf> {
+        if !self.isolation.isolated() {
+            return Vec::new();
+        }
+        let dir = std::path::absolute(program.dir.as_deref().unwrap_or(Path::new(".")))
+            .unwrap_or_default();
+        let mut given = program
+            .command
+            .first()
+            .map(|word| program::interpreter(word, &dir).prefixes)
+            .unwrap_or_default();
+        given.extend(program.paths.iter().cloned());
+        given
+    }
+
+    /// The program and arguments the supervisor starts for `words` of
+    /// `program`: the words themselves, or bubblewrap with the box around
+    /// them (`given` bound under [`INBOX`], or `inbox` bound as it), and
+    /// the supervisor's mode. `None` when the folder cannot be made
+    /// absolute.
     fn program(
         &self,
-        dir: Option<&Path>,
-        words: Vec<OsString>,
+        program: &Program,
+        mut words: Vec<OsString>,
         given: Vec<(PathBuf, OsString)>,
         inbox: Option<&Path>,
-    ) -> Option<(bool, Vec<OsString>)> {
+    ) -> Option<(&'static str, Vec<OsString>)> {
         match &self.isolation {
-            Isolation::None(_) => Some((false, words)),
-            Isolation::Bubblewrap { program, .. } => {
-                let dir = std::path::absolute(dir.unwrap_or(Path::new("."))).ok()?;
+            Isolation::None(_) => Some(("plain", words)),
+            Isolation::Bubblewrap {
+                program: bwrap,
+                own_user,
+                no_userns,
+                ..
+            } => {
+                let dir =
+                    std::path::absolute(program.dir.as_deref().unwrap_or(Path::new("."))).ok()?;
+                let interpreter = program::interpreter(&words[0], &dir);
+                let resolved = interpreter.program != words[0];
+                words[0] = interpreter.program.clone();
+                let mut own = interpreter.prefixes.clone();
+                own.extend(program.paths.iter().filter(|p| p.exists()).cloned());
+                match &program.dir {
+                    Some(_) => own.push(dir.clone()),
+                    // The folders of the files its command names.
+                    None => {
+                        let skip = usize::from(resolved);
+                        for word in program.command.iter().skip(skip) {
+                            let path = dir.join(word);
+                            if let Ok(real) = std::path::absolute(&path)
+                                && real.exists()
+                                && !real.starts_with(&self.scratch)
+                            {
+                                let folder = if real.is_dir() {
+                                    real
+                                } else {
+                                    real.parent().map(Path::to_path_buf).unwrap_or(real)
+                                };
+                                own.push(folder);
+                            }
+                        }
+                    }
+                }
+                let path_first = interpreter
+                    .prefixes
+                    .iter()
+                    .map(|p| p.join("bin"))
+                    .filter(|b| b.is_dir())
+                    .collect();
                 let spec = isolation::BoxSpec {
                     dir: &dir,
                     command: words,
+                    own,
+                    path_first,
+                    env: &program.env,
                     given,
                     inbox,
-                    scratch: &self.scratch,
                     processes: self.limits.processes,
+                    memory: self.limits.memory,
+                    no_userns: *no_userns,
                 };
-                Some((true, spec.argv(program)))
+                let mode = if *own_user { "boxed-own-user" } else { "boxed" };
+                Some((mode, spec.argv(bwrap)))
             }
         }
     }
@@ -312,7 +370,7 @@ impl Sandbox {
         &self,
         limits: Limits,
         [out, err, report]: [&Path; 3],
-        (boxed, program): &(bool, Vec<OsString>),
+        (mode, program): &(&str, Vec<OsString>),
     ) -> Command {
         let mut supervisor = Command::new(&self.supervisor);
         supervisor
@@ -324,7 +382,7 @@ impl Sandbox {
             .arg(out)
             .arg(err)
             .arg(report)
-            .arg(if *boxed { "boxed" } else { "plain" })
+            .arg(mode)
             .args(program)
             .process_group(0);
         supervisor
@@ -345,39 +403,32 @@ impl Sandbox {
         self
     }
 
-    /// Whether [`Sandbox::run_case`] runs this candidate through a fork
+    /// Whether [`Sandbox::run_case`] runs this program through a fork
     /// server.
-    pub fn forks(&self, dir: Option<&Path>, command: &[OsString]) -> bool {
+    pub fn forks(&self, program: &Program) -> bool {
         self.fork_python
-            && forkserver::is_python_script(dir, command)
-            && !self
-                .servers
-                .is_fresh(&(dir.map(Path::to_path_buf), command.to_vec()))
+            && forkserver::is_python_script(program.dir.as_deref(), &program.command)
+            && !self.servers.is_fresh(program)
     }
 
-    /// Runs `command` on one game file, within `timeout` (at most the
+    /// Runs `program` on one game file, within `timeout` (at most the
     /// limit): as [`Sandbox::run_within`], but through a fork server of
-    /// the candidate's when it is a Python script ([`forkserver`]); a
-    /// server that fails is stopped and the run made fresh.
-    pub fn run_case(
-        &self,
-        dir: Option<&Path>,
-        command: &[OsString],
-        file: &Path,
-        timeout: Duration,
-    ) -> Execution {
-        if !self.forks(dir, command) {
-            return self.run_within(dir, command, &[file.as_os_str()], timeout);
+    /// the program's when it is a Python script ([`forkserver`]); a server
+    /// that fails is stopped and the run made fresh, and so are the
+    /// program's runs from then on ([`Sandbox::fresh_reason`] says why).
+    pub fn run_case(&self, program: &Program, file: &Path, timeout: Duration) -> Execution {
+        if !self.forks(program) {
+            return self.run_within(program, &[file.as_os_str()], timeout);
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
             return not_started("interrupted");
         }
-        let key = (dir.map(Path::to_path_buf), command.to_vec());
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let server = self
             .servers
-            .take(&key)
-            .or_else(|| forkserver::Server::start(self, n, &key));
+            .take(program)
+            .or_else(|| forkserver::Server::start(self, n, program));
+        let started = server.is_some();
         let limit = timeout.min(self.limits.timeout);
         let ran = server.map(|mut server| {
             let run = server.run(file, n, limit, self.limits);
@@ -385,32 +436,57 @@ impl Sandbox {
         });
         match ran {
             Some((server, Some(run))) => {
-                self.servers.put(key, server);
+                self.servers.put(program.clone(), server);
                 run
             }
             failed => {
                 if let Some((server, None)) = failed {
                     server.stop();
                 }
-                self.servers.make_fresh(&key);
-                self.run_within(dir, command, &[file.as_os_str()], timeout)
+                let why = if started {
+                    "its fork server ended during a case (a run can end its server)"
+                } else {
+                    "its fork server could not be started"
+                };
+                self.servers.make_fresh(program, why);
+                self.run_within(program, &[file.as_os_str()], timeout)
             }
         }
     }
 
-    /// Stops the candidate's fork servers, if it has any; its next case
+    /// Stops the program's fork servers, if it has any; its next case
     /// starts one again.
-    pub fn release(&self, dir: Option<&Path>, command: &[OsString]) {
-        self.servers
-            .stop(&(dir.map(Path::to_path_buf), command.to_vec()));
+    pub fn release(&self, program: &Program) {
+        self.servers.stop(program);
     }
 
-    /// From now on, runs the candidate's cases each in a fresh
-    /// interpreter.
-    pub fn run_fresh(&self, dir: Option<&Path>, command: &[OsString]) {
-        self.servers
-            .make_fresh(&(dir.map(Path::to_path_buf), command.to_vec()));
+    /// From now on, runs the program's cases each in a fresh interpreter,
+    /// for the reason `why` ([`Sandbox::fresh_reason`]).
+    pub fn run_fresh(&self, program: &Program, why: &str) {
+        self.servers.make_fresh(program, why);
     }
+
+    /// Why the program's cases are run each in a fresh interpreter, when
+    /// they are after starting through a fork server.
+    pub fn fresh_reason(&self, program: &Program) -> Option<String> {
+        self.servers.fresh_reason(program)
+    }
+}
+
+/// `path`, made readable by others when this process is root (a box of a
+/// user of its own reads it; the folder around it keeps others out).
+fn readable(path: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    if nix::unistd::geteuid().is_root()
+        && let Ok(meta) = fs::metadata(path)
+    {
+        let mode = meta.permissions().mode();
+        let wanted = if meta.is_dir() { 0o755 } else { 0o644 };
+        if mode & wanted != wanted {
+            let _ = fs::set_permissions(path, fs::Permissions::from_mode(mode | wanted));
+        }
+    }
+    path.to_path_buf()
 }
 
 impl Drop for Sandbox {

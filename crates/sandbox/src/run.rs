@@ -110,8 +110,11 @@ pub(crate) fn read_report(text: &str, out: &Path, err: &Path, limits: Limits) ->
     };
     let micros = |name: &str| Duration::from_micros(field(name).unwrap_or(0).max(0) as u64);
     let peak_memory = field("peak-kb").map(|kb| kb.max(0) as u64 * 1024);
+    // The box's memory group ended a process of it: a breach, whatever
+    // else the run did.
+    let box_oom = field("box-oom") == Some(1);
     Execution {
-        memory_exceeded: memory_reached(&ended, peak_memory, limits),
+        memory_exceeded: box_oom || memory_reached(&ended, peak_memory, limits),
         ended,
         stdout: read_capped(out, limits.output),
         stderr: read_capped(err, limits.output),

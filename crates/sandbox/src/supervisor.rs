@@ -5,12 +5,16 @@
 //! as a safety net, no core dumps), which the run inherits, makes itself a
 //! child subreaper, and starts the run in a process group of its own: the
 //! candidate itself, or bubblewrap with the box around it (see
-//! [`super::isolation`]). As root it also puts the run in a `pids` control
-//! group of its own ([`super::cgroup`]). While the run goes on it reads the
-//! run's first process's times every few milliseconds and stops the run
-//! when its time is up ([`own_time`]). Then it kills the run's group, the
-//! box, and every process left (they come to it as a subreaper), reaps
-//! them all, and writes its report.
+//! [`super::isolation`]), given the system-call filter
+//! ([`super::seccomp`]). As root it puts the run in control groups of its
+//! own ([`super::cgroup`]) that hold the whole box's processes, memory and
+//! CPU time, and starts bubblewrap as the box's own unprivileged user, with
+//! what the box is given staged where that user can reach it
+//! ([`super::stage`]). While the run goes on it reads the run's first
+//! process's times, and the CPU time of every process of the box, every few
+//! milliseconds and stops the run when its time is up ([`own_time`]). Then
+//! it kills the run's group, the box, and every process left (they come to
+//! it as a subreaper), reaps them all, and writes its report.
 
 use std::ffi::OsString;
 use std::fs;
@@ -32,7 +36,9 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
 use super::SUPERVISE;
-use super::cgroup::PidsGroup;
+use super::cgroup::BoxGroup;
+use super::isolation::BOX_UID_BASE;
+use super::stage::Stage;
 
 /// How often a run's times are read.
 const POLL: Duration = Duration::from_millis(5);
@@ -41,17 +47,22 @@ const POLL: Duration = Duration::from_millis(5);
 /// handler (0: none yet).
 static RUN_GROUP: AtomicI32 = AtomicI32::new(0);
 
-/// The run's control group, if it has one, for the termination handler to
-/// remove.
-static PIDS: Mutex<Option<PidsGroup>> = Mutex::new(None);
+/// The run's control groups, if it has them, for the termination handler
+/// to remove.
+static GROUPS: Mutex<Option<BoxGroup>> = Mutex::new(None);
+
+/// The run's staging folder, if it has one, for the termination handler
+/// to remove.
+static STAGE: Mutex<Option<Stage>> = Mutex::new(None);
 
 /// Ends the run and all it started, and removes its control group; the
 /// termination handler and the end of a run may call it at once, and the
 /// second waits for the first.
 fn end_run(group: Pid) {
-    let mut pids = PIDS.lock().unwrap_or_else(|e| e.into_inner());
-    end_everything(group, pids.as_ref());
-    *pids = None;
+    let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    end_everything(group, groups.as_ref());
+    *groups = None;
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
 }
 
 /// Closes every descriptor of this process from 3 up: a run inherits
@@ -80,6 +91,23 @@ pub(super) fn close_inherited() {
 /// started first.
 pub fn supervise(args: &[OsString]) -> ! {
     close_inherited();
+    // As root, a box of its own user's has what it is given staged, in a
+    // mount namespace of this process's, made while it has one thread.
+    let mut args = args.to_vec();
+    let staged = own_user_box(&args).then(|| {
+        let mut rewritten = args.clone();
+        Stage::new(&mut rewritten[9..]).map(|stage| (stage, rewritten))
+    });
+    match staged {
+        Some(Ok((stage, rewritten))) => {
+            args = rewritten;
+            *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(stage);
+        }
+        // Not staged: the box runs as root without capabilities.
+        Some(Err(_)) => args[7] = "boxed".into(),
+        None => {}
+    }
+    let args = &args[..];
     let _ = set_pdeathsig(Signal::SIGTERM);
     let _ = ctrlc::set_handler(|| {
         end_run(Pid::from_raw(RUN_GROUP.load(Ordering::SeqCst)));
@@ -90,10 +118,17 @@ pub fn supervise(args: &[OsString]) -> ! {
     if let Err(why) = supervise_run(args, report_path.as_ref(), &mut report) {
         report = format!("not-started={why}\n");
     }
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     if let Some(path) = report_path {
         let _ = fs::write(path, report);
     }
     std::process::exit(0);
+}
+
+/// Whether `args` ask for a box run as a user of its own, and this
+/// process is root.
+fn own_user_box(args: &[OsString]) -> bool {
+    args.get(7).is_some_and(|m| m == "boxed-own-user") && nix::unistd::geteuid().is_root()
 }
 
 /// A run's arguments, read.
@@ -105,6 +140,8 @@ struct SupervisedRun {
     stdout: PathBuf,
     stderr: PathBuf,
     boxed: bool,
+    /// Bubblewrap is started as the box's own user.
+    own_user: bool,
     program: OsString,
     args: Vec<OsString>,
 }
@@ -117,10 +154,15 @@ fn plan(args: &[OsString]) -> Result<SupervisedRun, String> {
             .ok_or_else(|| format!("argument {} of {SUPERVISE} is not a number", i + 1))
     };
     let path = |i: usize| args.get(i).map(PathBuf::from).ok_or("missing file");
-    let boxed = match args.get(7).and_then(|m| m.to_str()) {
-        Some("plain") => false,
-        Some("boxed") => true,
-        _ => return Err(format!("{SUPERVISE}: the mode is plain or boxed")),
+    let (boxed, own_user) = match args.get(7).and_then(|m| m.to_str()) {
+        Some("plain") => (false, false),
+        Some("boxed") => (true, false),
+        Some("boxed-own-user") => (true, true),
+        _ => {
+            return Err(format!(
+                "{SUPERVISE}: the mode is plain, boxed or boxed-own-user"
+            ));
+        }
     };
     Ok(SupervisedRun {
         timeout: Duration::from_micros(number(0)?),
@@ -130,6 +172,7 @@ fn plan(args: &[OsString]) -> Result<SupervisedRun, String> {
         stdout: path(4)?,
         stderr: path(5)?,
         boxed,
+        own_user,
         program: args.get(8).ok_or("no program to run")?.clone(),
         args: args.get(9..).unwrap_or_default().to_vec(),
     })
@@ -168,21 +211,39 @@ fn supervise_run(
     };
     let err =
         fs::File::create(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
-    // As root, the run is held to its process limit by a control group:
-    // this process joins it first, and the run inherits it.
-    if let Some(group) = PidsGroup::new(plan.processes + 8).filter(|g| g.join().is_ok())
-        && let Ok(mut pids) = PIDS.lock()
-    {
-        *pids = Some(group);
-    }
+    // As root, the run is held as a whole by control groups: this process
+    // joins them, starts the run, which is born in them, and leaves.
+    let groups = BoxGroup::new(plan.processes + 8, plan.memory);
     let mut command = Command::new(&plan.program);
     // Bubblewrap writes the box's first pid on an inherited descriptor,
-    // and closes it in the box.
+    // and closes it in the box; it reads the box's system-call filter from
+    // another.
+    let mut inherited = Vec::new();
     let info = if plan.boxed {
         let (read, write) =
             nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
         fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
         command.arg("--info-fd").arg(write.as_raw_fd().to_string());
+        if let Some(filter) = super::seccomp::filter() {
+            let (filter_read, filter_write) =
+                nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+            fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
+                .map_err(|e| format!("pipe: {e}"))?;
+            // A few hundred bytes: within any pipe's buffer.
+            let mut feed = fs::File::from(filter_write);
+            std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
+            drop(feed);
+            command
+                .arg("--seccomp")
+                .arg(filter_read.as_raw_fd().to_string());
+            inherited.push(filter_read);
+        }
+        if plan.own_user {
+            let id = BOX_UID_BASE + std::process::id();
+            command.uid(id).gid(id);
+        }
+        // Bubblewrap's folder (it changes to the box's own).
+        command.current_dir("/");
         Some((read, write))
     } else {
         None
@@ -193,10 +254,20 @@ fn supervise_run(
         .stdout(out)
         .stderr(err)
         .process_group(0);
+    if let Some(g) = &groups {
+        g.join().map_err(|e| format!("control group: {e}"))?;
+    }
     let start = Instant::now();
-    let child = command
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", plan.program.to_string_lossy()))?;
+    let spawned = command.spawn();
+    if let Some(g) = &groups {
+        g.leave();
+    }
+    drop(inherited);
+    let child =
+        spawned.map_err(|e| format!("cannot start {}: {e}", plan.program.to_string_lossy()))?;
+    if let Ok(mut held) = GROUPS.lock() {
+        *held = groups;
+    }
     let group = Pid::from_raw(child.id() as i32);
     RUN_GROUP.store(group.as_raw(), Ordering::SeqCst);
     if let Some(path) = report_path {
@@ -218,6 +289,9 @@ fn supervise_run(
     });
     let mut timed_out = false;
     let mut last = Times::default();
+    // CPU time of every process of the run, orphans included.
+    let mut box_cpu = Duration::ZERO;
+    let mut polls = 0u64;
     let status = loop {
         match rx.recv_timeout(POLL) {
             Ok(status) => break status.ok(),
@@ -230,13 +304,25 @@ fn supervise_run(
         if let Some(t) = Times::of(first) {
             last = t;
         }
-        if own_time(&last, start.elapsed()) >= plan.timeout || last.cpu >= plan.timeout {
+        polls += 1;
+        if let Some(cpu) = run_cpu(polls) {
+            box_cpu = box_cpu.max(cpu);
+        }
+        if own_time(&last, start.elapsed()) >= plan.timeout || last.cpu.max(box_cpu) >= plan.timeout
+        {
             timed_out = true;
             break None;
         }
     };
     let elapsed = start.elapsed();
-    end_run(group);
+    let usage = {
+        let mut held = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+        end_everything(group, held.as_ref());
+        let usage = held.as_ref().map(BoxGroup::usage).unwrap_or_default();
+        *held = None;
+        usage
+    };
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let cpu = getrusage(UsageWho::RUSAGE_CHILDREN)
         .map(|u| {
             let t = |v: nix::sys::time::TimeVal| {
@@ -245,7 +331,10 @@ fn supervise_run(
             t(u.user_time()) + t(u.system_time())
         })
         .unwrap_or(last.cpu);
-    let cpu = cpu.max(last.cpu);
+    let cpu = cpu
+        .max(last.cpu)
+        .max(box_cpu)
+        .max(usage.cpu.unwrap_or_default());
     if timed_out || (!plan.timeout.is_zero() && cpu >= plan.timeout) {
         report.push_str("timed-out=1\n");
     }
@@ -262,9 +351,82 @@ fn supervise_run(
     if let Ok(usage) = getrusage(UsageWho::RUSAGE_CHILDREN) {
         report.push_str(&format!("peak-kb={}\n", usage.max_rss()));
     }
+    if let Some(peak) = usage.peak {
+        report.push_str(&format!("box-peak-kb={}\n", peak / 1024));
+    }
+    if usage.oom {
+        report.push_str("box-oom=1\n");
+    }
     report.push_str(&format!("cpu-us={}\n", cpu.as_micros()));
     report.push_str(&format!("elapsed-us={}\n", elapsed.as_micros()));
     Ok(())
+}
+
+/// CPU time of every process of the run so far, at the `polls`-th poll:
+/// its control group's count, where it has one; else, every twentieth poll,
+/// the times of every process below this one (a subreaper: the run's
+/// orphans come to it, or to its box's first process).
+fn run_cpu(polls: u64) -> Option<Duration> {
+    if let Ok(held) = GROUPS.lock()
+        && let Some(groups) = held.as_ref()
+    {
+        return groups.cpu();
+    }
+    polls.is_multiple_of(20).then(|| tree_cpu(getpid()))
+}
+
+/// CPU time of every process below `root` (not `root` itself): their own
+/// and their reaped children's.
+pub(super) fn tree_cpu(root: Pid) -> Duration {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    let mut parent = std::collections::HashMap::new();
+    let mut ticks = std::collections::HashMap::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(at) = stat.rfind(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = stat[at + 1..].split_whitespace().collect();
+        // state ppid ... utime(12) stime cutime cstime.
+        let Some(ppid) = fields.get(1).and_then(|f| f.parse::<i32>().ok()) else {
+            continue;
+        };
+        let used: u64 = fields
+            .iter()
+            .skip(11)
+            .take(4)
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum();
+        parent.insert(pid, ppid);
+        ticks.insert(pid, used);
+    }
+    let below = |mut pid: i32| {
+        for _ in 0..4096 {
+            match parent.get(&pid) {
+                Some(&p) if p == root.as_raw() => return true,
+                Some(&p) if p > 0 => pid = p,
+                _ => return false,
+            }
+        }
+        false
+    };
+    let total: u64 = ticks
+        .iter()
+        .filter(|(pid, _)| below(**pid))
+        .map(|(_, t)| *t)
+        .sum();
+    Duration::from_nanos(total.saturating_mul(1_000_000_000) / clock_ticks())
 }
 
 /// The pid bubblewrap wrote on its info descriptor (`"child-pid": N`).
@@ -335,7 +497,7 @@ pub(super) fn own_time(times: &Times, wall: Duration) -> Duration {
 /// Kills the run's process group, the processes of its control group, and
 /// every child this process has (left-behind descendants come here as a
 /// subreaper), and reaps them, until none is left (or two seconds pass).
-pub(super) fn end_everything(group: Pid, pids: Option<&PidsGroup>) {
+pub(super) fn end_everything(group: Pid, pids: Option<&BoxGroup>) {
     let deadline = Instant::now() + Duration::from_secs(2);
     while Instant::now() < deadline {
         if group.as_raw() > 0 {

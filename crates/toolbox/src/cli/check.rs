@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use crate::{Context, Result};
 use connectz_check::{
-    AnswerReading, Candidate, CheckOptions, Policy, Progress, check, corpus, generated, pool,
+    AnswerReading, Candidate, CheckOptions, Policy, Progress, check, corpus, env_entry, generated,
+    path_entry, pool,
 };
 use connectz_sandbox::{self as sandbox, Isolation, Limits, Sandbox, Wanted};
 
@@ -84,6 +85,15 @@ pub struct CheckArgs {
     /// brief allows; `cz grade`'s manifest can also map messages to codes).
     #[arg(long)]
     last_line: bool,
+    /// A variable of the candidate's environment (cleared in a box): NAME
+    /// passes the grader's own, NAME=VALUE sets it. Repeatable.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    env: Vec<String>,
+    /// A file or folder given to the candidate's box read-only, at its own
+    /// path, beyond the folders of the files its command names; `$NAME` for
+    /// a variable of the grader's. Repeatable.
+    #[arg(long = "path", value_name = "PATH")]
+    paths: Vec<String>,
     /// The candidate's command line; the game file's path is appended.
     #[arg(last = true, required = true)]
     command: Vec<OsString>,
@@ -96,14 +106,25 @@ pub fn run(args: CheckArgs, out: &mut dyn Write) -> Result<u8> {
             .into_iter()
             .chain(generated(args.common.cases, args.common.seed))
     };
+    let env = args
+        .env
+        .iter()
+        .map(|e| env_entry(e))
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| path_entry(p, std::path::Path::new(".")))
+        .collect::<std::result::Result<Vec<_>, String>>()?;
     let candidate = Candidate {
-        command: args.command,
-        dir: None,
         answer: if args.last_line {
             AnswerReading::LastLine
         } else {
             AnswerReading::Whole
         },
+        env,
+        paths,
+        ..Candidate::new(args.command)
     };
     let planned = (corpus().len() + args.common.cases) as u64;
     let progress = Progress::new(planned, 1, std::io::stderr().is_terminal());

@@ -3,7 +3,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use crate::{Context, Result};
-use connectz_check::{AnswerReading, Candidate, Progress, corpus, shown};
+use connectz_check::{Candidate, Progress, corpus, shown};
 use connectz_grade::journal::Key;
 use connectz_grade::{self as grade, ClassReport, GradeSettings, perf};
 use connectz_sandbox as sandbox;
@@ -83,11 +83,7 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
         Some(perf::PerfSettings {
             runs: args.perf_runs as usize,
             scale: args.perf_scale,
-            reference: Candidate {
-                command: vec![reference(args.reference.clone())?.into_os_string()],
-                dir: None,
-                answer: AnswerReading::Whole,
-            },
+            reference: Candidate::new(vec![reference(args.reference.clone())?.into_os_string()]),
         })
     } else {
         None

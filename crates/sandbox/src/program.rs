@@ -1,0 +1,313 @@
+//! What a run is: a candidate's program, the folder it runs in, and what
+//! its box is given beyond the system's folders ([`Program`]); and where its
+//! interpreter lives ([`Interpreter`]), found from the command as the
+//! grader's `PATH` finds it, so that a box runs the interpreter the grader
+//! named (a pyenv or a venv under a home folder included), and sees its
+//! install and nothing else of that home.
+
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A program to run: the folder it runs in, its command, and what its box
+/// is given beyond the system's folders and the program's own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Program {
+    /// The folder it runs in (else the grader's own).
+    pub dir: Option<PathBuf>,
+    /// Program and leading arguments.
+    pub command: Vec<OsString>,
+    /// Variables of its environment, beyond the box's own (`PATH`, `HOME`,
+    /// `LANG`): name and value.
+    pub env: Vec<(OsString, OsString)>,
+    /// Files and folders given to its box read-only, at their own paths.
+    pub paths: Vec<PathBuf>,
+}
+
+impl Program {
+    /// A program run in `dir` (else the grader's folder), with nothing
+    /// given beyond its own.
+    pub fn new(dir: Option<&Path>, command: &[OsString]) -> Program {
+        Program {
+            dir: dir.map(Path::to_path_buf),
+            command: command.to_vec(),
+            env: Vec::new(),
+            paths: Vec::new(),
+        }
+    }
+}
+
+/// The folders of the system a box is given whole, read-only (or as the
+/// symbolic links they are, on a system whose `/bin` is `/usr/bin`).
+pub const SYSTEM: [&str; 7] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32",
+];
+
+/// What a box is given of `/etc`: what the loader, the C library and an
+/// interpreter read (no secret of the machine's: not `shadow`, not keys).
+pub const ETC: [&str; 14] = [
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/hosts",
+    "/etc/host.conf",
+    "/etc/locale.alias",
+    "/etc/mime.types",
+    "/etc/python3",
+    "/etc/python3.11",
+];
+
+/// True when `path` lies in a folder of [`SYSTEM`].
+pub fn in_system(path: &Path) -> bool {
+    SYSTEM.iter().any(|s| path.starts_with(s))
+}
+
+/// Where a command's interpreter is: the program the box runs, and the
+/// folders it needs outside the system's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interpreter {
+    /// The program as the box runs it: an absolute path, or the word as
+    /// given when the grader's `PATH` does not find it.
+    pub program: OsString,
+    /// Install folders outside the system's that it needs (a pyenv
+    /// version, a venv and the Python it was made from).
+    pub prefixes: Vec<PathBuf>,
+}
+
+/// How long asking an interpreter where it lives may take.
+const PROBE: Duration = Duration::from_secs(20);
+
+/// Interpreters found, by program word (each is asked once per process).
+static FOUND: Mutex<Option<HashMap<OsString, Interpreter>>> = Mutex::new(None);
+
+/// The interpreter of `word` (a command's first word) run in `dir`: a
+/// word with a `/` is a path (from `dir`), left as it is when it lies in
+/// the system's folders or `dir`, else given with its install folder; a
+/// bare word is looked up on the grader's `PATH`. A Python (`python`,
+/// `python3`, `python3.12`) outside the system's folders is asked, in
+/// isolated mode and from `/`, for its executable and prefixes: a pyenv
+/// shim or a venv is run as the interpreter it stands for, with its
+/// install given.
+pub fn interpreter(word: &OsStr, dir: &Path) -> Interpreter {
+    let key = {
+        let mut k = dir.as_os_str().to_os_string();
+        k.push("\0");
+        k.push(word);
+        k
+    };
+    if let Some(found) = FOUND
+        .lock()
+        .ok()
+        .and_then(|f| f.as_ref().and_then(|m| m.get(&key).cloned()))
+    {
+        return found;
+    }
+    let found = find_interpreter(word, dir);
+    if let Ok(mut f) = FOUND.lock() {
+        f.get_or_insert_with(HashMap::new)
+            .insert(key, found.clone());
+    }
+    found
+}
+
+fn find_interpreter(word: &OsStr, dir: &Path) -> Interpreter {
+    let as_given = Interpreter {
+        program: word.to_os_string(),
+        prefixes: Vec::new(),
+    };
+    let path = if word.as_encoded_bytes().contains(&b'/') {
+        let path = dir.join(word);
+        let mine = match (path.canonicalize(), dir.canonicalize()) {
+            (Ok(real), Ok(dir)) => real.starts_with(dir),
+            _ => true,
+        };
+        if mine && !Path::new(word).is_absolute() {
+            // In the candidate's own folder, which the box has.
+            return as_given;
+        }
+        path
+    } else {
+        match on_path(word) {
+            Some(path) => path,
+            None => return as_given,
+        }
+    };
+    let Ok(real) = path.canonicalize() else {
+        return as_given;
+    };
+    if in_system(&path) && in_system(&real) {
+        return Interpreter {
+            program: path.into_os_string(),
+            prefixes: Vec::new(),
+        };
+    }
+    if is_python(word)
+        && let Some(found) = ask_python(&path)
+    {
+        return found;
+    }
+    // Another program outside the system's folders: its install, the
+    // folder above `bin`, or its own folder.
+    let folder = real.parent().unwrap_or(Path::new("/"));
+    let prefix = if folder.file_name() == Some(OsStr::new("bin")) {
+        folder.parent().unwrap_or(folder)
+    } else {
+        folder
+    };
+    Interpreter {
+        program: real.clone().into_os_string(),
+        prefixes: outside_system(&[prefix.to_path_buf()]),
+    }
+}
+
+/// True for `python`, `python3`, `python3.12` (the name, not the path).
+pub fn is_python(word: &OsStr) -> bool {
+    let name = Path::new(word)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    name.strip_prefix("python").is_some_and(|version| {
+        version.is_empty()
+            || version
+                .split('.')
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+    })
+}
+
+/// Asks the Python at `path` where it lives: its executable, prefix and
+/// base prefix, in isolated mode (`-I`: no variable, no user site, not the
+/// current folder), from `/`, with no input.
+fn ask_python(path: &Path) -> Option<Interpreter> {
+    let mut child = Command::new(path)
+        .args([
+            "-I",
+            "-c",
+            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+        ])
+        .current_dir("/")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let stdout = child.stdout.take()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::Read;
+        let mut text = String::new();
+        let _ = stdout.take(1 << 16).read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    let text = rx.recv_timeout(PROBE).ok();
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = text?;
+    let lines: Vec<&str> = text.lines().collect();
+    let [exe, prefix, base] = lines[..] else {
+        return None;
+    };
+    let exe = PathBuf::from(exe);
+    if !exe.is_absolute() || !exe.is_file() {
+        return None;
+    }
+    let mut folders = vec![PathBuf::from(prefix), PathBuf::from(base)];
+    // A venv's executable may be a link into another install.
+    if let Ok(real) = exe.canonicalize()
+        && let Some(install) = real.parent().and_then(Path::parent)
+    {
+        folders.push(install.to_path_buf());
+    }
+    Some(Interpreter {
+        program: exe.into_os_string(),
+        prefixes: outside_system(&folders),
+    })
+}
+
+/// The absolute folders of `folders` outside the system's, each once,
+/// canonical.
+fn outside_system(folders: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for folder in folders {
+        let Ok(real) = folder.canonicalize() else {
+            continue;
+        };
+        if real.is_absolute() && real != Path::new("/") && !in_system(&real) && !out.contains(&real)
+        {
+            out.push(real);
+        }
+    }
+    out
+}
+
+/// A program found on the grader's `PATH`.
+pub fn on_path(name: &OsStr) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| {
+                p.is_absolute()
+                    && p.metadata()
+                        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pythons_are_told_by_name() {
+        for yes in ["python", "python3", "python3.12", "/x/bin/python3.11"] {
+            assert!(is_python(OsStr::new(yes)), "{yes}");
+        }
+        for no in ["pythonw", "python3.", "python3.x", "py", "sh", "ipython3"] {
+            assert!(!is_python(OsStr::new(no)), "{no}");
+        }
+    }
+
+    /// `sh` is the system's and stays there; a word not on the path is
+    /// left as it is; a path in the candidate's folder too.
+    #[test]
+    fn system_programs_need_nothing_more() {
+        let sh = interpreter(OsStr::new("sh"), Path::new("/"));
+        assert!(Path::new(&sh.program).is_absolute(), "{sh:?}");
+        assert!(sh.prefixes.is_empty(), "{sh:?}");
+        let none = interpreter(OsStr::new("no-such-program-cz"), Path::new("/"));
+        assert_eq!(none.program, "no-such-program-cz");
+        let own = interpreter(OsStr::new("./connectz"), Path::new("/tmp"));
+        assert_eq!(own.program, "./connectz");
+        assert!(own.prefixes.is_empty());
+    }
+
+    /// The grader's `python3` is run as itself: an absolute executable
+    /// that exists, with its install given when it lies outside the
+    /// system's folders.
+    #[test]
+    fn python_is_found_as_the_grader_finds_it() {
+        let Some(on) = on_path(OsStr::new("python3")) else {
+            return;
+        };
+        let found = interpreter(OsStr::new("python3"), Path::new("/"));
+        let exe = Path::new(&found.program);
+        assert!(exe.is_absolute() && exe.is_file(), "{found:?}");
+        if !in_system(&on.canonicalize().unwrap()) {
+            assert!(
+                found
+                    .prefixes
+                    .iter()
+                    .any(|p| exe.starts_with(p) || exe.canonicalize().unwrap().starts_with(p)),
+                "{found:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! What a box of a user of its own is given, made reachable to that user.
+//!
+//! When the grader is root, bubblewrap runs as the box's own unprivileged
+//! user ([`super::isolation::BOX_UID_BASE`]), and finds the folders it
+//! binds as that user: one under a folder it may not enter (a pyenv under
+//! `/root`, mode 0700; the grader's scratch folder, 0700) would be refused.
+//! So the supervisor, still root, enters a mount namespace of its own
+//! (private: nothing it mounts is seen outside it, and it ends with the
+//! supervisor and its box), mounts a small tmpfs on a folder of its own
+//! (`/run/cz-stage-PID`, mode 0755), binds there each source the box is
+//! given, and has bubblewrap bind it from there. Only the folder itself is
+//! made on the host, and removed at the end; the sources keep their own
+//! modes, so the box reads what others may read, and nothing more.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use nix::mount::{MntFlags, MsFlags, mount, umount2};
+use nix::sched::{CloneFlags, unshare};
+
+use super::isolation::arity;
+use super::program::in_system;
+
+/// A staging folder in use, removed when dropped.
+pub(super) struct Stage {
+    dir: PathBuf,
+}
+
+/// The prefix of staging folders' names, before the supervisor's pid.
+const PREFIX: &str = "cz-stage-";
+
+impl Stage {
+    /// Enters a private mount namespace and stages the source of every
+    /// `--ro-bind` of bubblewrap's arguments `args` (up to `--`) that lies
+    /// outside the system's folders, rewriting it to its staged path.
+    /// Must be called while this process has one thread.
+    ///
+    /// # Errors
+    /// The namespace, the folder or a bind cannot be made: why (the
+    /// arguments may then be half rewritten: do not use them).
+    pub(super) fn new(args: &mut [OsString]) -> Result<Stage, String> {
+        unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("mount namespace: {e}"))?;
+        mount(
+            None::<&str>,
+            "/",
+            None::<&str>,
+            MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+            None::<&str>,
+        )
+        .map_err(|e| format!("private mounts: {e}"))?;
+        let base = if Path::new("/run").is_dir() {
+            PathBuf::from("/run")
+        } else {
+            std::env::temp_dir()
+        };
+        sweep(&base);
+        let dir = base.join(format!("{PREFIX}{}", std::process::id()));
+        let _ = fs::remove_dir(&dir);
+        fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let stage = Stage { dir };
+        mount(
+            Some("tmpfs"),
+            &stage.dir,
+            Some("tmpfs"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some("mode=0755,size=1m"),
+        )
+        .map_err(|e| format!("staging tmpfs: {e}"))?;
+        let mut at = 0;
+        let mut n = 0;
+        while at < args.len() && args[at] != "--" {
+            let Some(count) = arity(&args[at]) else {
+                // An option this crate does not write: stop reading.
+                break;
+            };
+            if args[at] == "--ro-bind" && at + 2 < args.len() {
+                let source = PathBuf::from(&args[at + 1]);
+                if !in_system(&source) && !source.starts_with("/etc") {
+                    let place = stage.dir.join(n.to_string());
+                    n += 1;
+                    if source.is_dir() {
+                        fs::create_dir(&place)
+                    } else {
+                        fs::write(&place, b"")
+                    }
+                    .map_err(|e| format!("{}: {e}", place.display()))?;
+                    mount(
+                        Some(&source),
+                        &place,
+                        None::<&str>,
+                        MsFlags::MS_BIND | MsFlags::MS_REC,
+                        None::<&str>,
+                    )
+                    .map_err(|e| format!("staging {}: {e}", source.display()))?;
+                    args[at + 1] = place.into_os_string();
+                }
+            }
+            at += 1 + count;
+        }
+        Ok(stage)
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        let _ = umount2(&self.dir, MntFlags::MNT_DETACH);
+        let _ = fs::remove_dir(&self.dir);
+    }
+}
+
+/// Removes the staging folders of supervisors that are gone.
+fn sweep(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = fs::remove_dir(entry.path());
+        }
+    }
+}
