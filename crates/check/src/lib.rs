@@ -150,6 +150,11 @@ pub fn check<I: Iterator<Item = Case>>(
     }
     report.args = argument_checks(candidate, sandbox)?;
     report.isolation = sandbox.isolation().describe();
+    report.given = candidate
+        .given(sandbox)
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     let area = &mut report.per_area[Area::CommandLine as usize];
     area.cases += report.args.len();
     area.passed += report.args.iter().filter(|a| a.passed()).count();
@@ -178,6 +183,7 @@ fn run_cases(
         log: Vec::new(),
         spent: Spent::default(),
         isolation: String::new(),
+        given: Vec::new(),
     };
     // Timeouts in a row, in the order runs end.
     let streak = AtomicUsize::new(0);

@@ -98,6 +98,10 @@ pub struct CheckReport {
     /// The isolation of the runs, in one line.
     #[serde(default)]
     pub isolation: String,
+    /// The paths its box was given beyond its own folder and the system's
+    /// (its interpreter's install, the paths it names).
+    #[serde(default)]
+    pub given: Vec<String>,
 }
 
 /// How a candidate did on the cases of one [`Area`](crate::Area).

@@ -18,6 +18,9 @@ impl CheckReport {
         if !self.isolation.is_empty() {
             let _ = writeln!(out, "isolation: {}", self.isolation);
         }
+        if !self.given.is_empty() {
+            let _ = writeln!(out, "given: {}", shown(self.given.join(", ")));
+        }
         let _ = writeln!(
             out,
             "{} cases: {} from the shipped corpus, {} generated\n",

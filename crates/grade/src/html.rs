@@ -233,6 +233,13 @@ fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<
                 markup(&d.display().to_string())
             ))
     );
+    if !g.check.given.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"muted\">given {}</p>",
+            markup(&g.check.given.join(", "))
+        );
+    }
     let _ = writeln!(
         out,
         "<p>Passed {} of {} cases. Defined failures <b class=\"{}\">{}</b>, impl notes {}, crashes {}, timeouts {}, memory breaches {}{}. Graded in {:.1} s.</p>",

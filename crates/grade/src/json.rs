@@ -53,6 +53,8 @@ struct JsonCandidate<'a> {
     name: &'a str,
     command: Vec<String>,
     dir: Option<String>,
+    /// Paths its box was given beyond its own folder and the system's.
+    given: &'a [String],
     passed: usize,
     total: usize,
     defined_failures: usize,
@@ -198,6 +200,7 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> JsonCand
             .dir
             .as_ref()
             .map(|d| d.display().to_string()),
+        given: &g.check.given,
         passed: c.passed,
         total: g.check.total,
         defined_failures: g.failures(),

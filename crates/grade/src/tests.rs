@@ -92,6 +92,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             log: Vec::new(),
             spent: Spent::default(),
             isolation: String::new(),
+            given: Vec::new(),
         },
         groups: Vec::new(),
         perf: None,

@@ -160,6 +160,9 @@ fn candidate(rank: usize, g: &Graded, workloads: Option<&[SpeedWorkload]>) -> St
             shown(dir.as_os_str().as_encoded_bytes())
         );
     }
+    if !g.check.given.is_empty() {
+        let _ = writeln!(out, "   given {}", shown(&g.check.given.join(", ")));
+    }
     let _ = writeln!(
         out,
         "   passed {} of {}; defined failures {}; impl notes {}; crashes {}; timeouts {}; memory breaches {}{}; graded in {:.1} s",

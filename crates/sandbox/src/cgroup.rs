@@ -120,6 +120,14 @@ impl BoxGroup {
         }
     }
 
+    /// The folder of the group that holds the box's memory, if one does.
+    pub(super) fn memory_dir(&self) -> Option<&Path> {
+        self.dirs
+            .iter()
+            .find(|(c, _, _)| matches!(c, Controller::Memory | Controller::Unified))
+            .map(|(_, dir, _)| dir.as_path())
+    }
+
     /// CPU time of every process that ran in the box so far.
     pub(super) fn cpu(&self) -> Option<Duration> {
         self.dirs.iter().find_map(|(c, dir, _)| match c {
@@ -205,6 +213,13 @@ impl Drop for BoxGroup {
             }
         }
     }
+}
+
+/// How many processes the kernel's OOM killer has ended in the memory
+/// group at `dir` (cgroup v1 or v2).
+pub(super) fn oom_kills(dir: &Path) -> u64 {
+    counter(&dir.join("memory.oom_control"), "oom_kill")
+        + counter(&dir.join("memory.events"), "oom_kill")
 }
 
 fn read_number(path: &Path) -> Option<u64> {

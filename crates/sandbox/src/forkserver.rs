@@ -84,6 +84,10 @@ pub(super) struct Server {
     /// The folder it sees as its inbox, and whether it is in a box.
     inbox: PathBuf,
     boxed: bool,
+    /// The memory group of its box, once its supervisor has named it (as
+    /// root): a case during which the kernel ended a process of the box
+    /// for memory is a memory breach.
+    memory_group: Option<PathBuf>,
 }
 
 /// What a server says.
@@ -287,6 +291,7 @@ impl Server {
             files: [err, report],
             inbox,
             boxed,
+            memory_group: None,
         })
     }
 
@@ -310,7 +315,22 @@ impl Server {
         } else {
             (file.to_path_buf(), None)
         };
-        let ran = self.ask(&path, timeout, limits);
+        if self.memory_group.is_none() {
+            self.memory_group = fs::read_to_string(&self.files[1]).ok().and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("memory-group="))
+                    .map(PathBuf::from)
+            });
+        }
+        let kills = |group: &Option<PathBuf>| group.as_deref().map(super::cgroup::oom_kills);
+        let before = kills(&self.memory_group);
+        let mut ran = self.ask(&path, timeout, limits);
+        if let (Some(run), Some(before), Some(after)) =
+            (ran.as_mut(), before, kills(&self.memory_group))
+            && after > before
+        {
+            run.memory_exceeded = true;
+        }
         if let Some(link) = linked {
             let _ = fs::remove_file(link);
         }

@@ -110,7 +110,7 @@ pub fn interpreter(word: &OsStr, dir: &Path) -> Interpreter {
     {
         return found;
     }
-    let found = find_interpreter(word, dir);
+    let found = find_interpreter(word, dir, 0);
     if let Ok(mut f) = FOUND.lock() {
         f.get_or_insert_with(HashMap::new)
             .insert(key, found.clone());
@@ -118,11 +118,15 @@ pub fn interpreter(word: &OsStr, dir: &Path) -> Interpreter {
     found
 }
 
-fn find_interpreter(word: &OsStr, dir: &Path) -> Interpreter {
+/// [`interpreter`], `depth` scripts' `#!` lines in.
+fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
     let as_given = Interpreter {
         program: word.to_os_string(),
         prefixes: Vec::new(),
     };
+    if depth > 4 {
+        return as_given;
+    }
     let path = if word.as_encoded_bytes().contains(&b'/') {
         let path = dir.join(word);
         let mine = match (path.canonicalize(), dir.canonicalize()) {
@@ -155,17 +159,49 @@ fn find_interpreter(word: &OsStr, dir: &Path) -> Interpreter {
         return found;
     }
     // Another program outside the system's folders: its install, the
-    // folder above `bin`, or its own folder.
+    // folder above `bin`, or its own folder; and, for a script, its
+    // interpreter's (a venv's console script names the venv's Python,
+    // itself a link into the install it was made from).
     let folder = real.parent().unwrap_or(Path::new("/"));
     let prefix = if folder.file_name() == Some(OsStr::new("bin")) {
         folder.parent().unwrap_or(folder)
     } else {
         folder
     };
+    let mut prefixes = vec![prefix.to_path_buf()];
+    if let Some(words) = shebang(&real) {
+        let inner = match words.as_slice() {
+            [env, name, ..] if Path::new(env).file_name() == Some(OsStr::new("env")) => {
+                Some(find_interpreter(OsStr::new(name), dir, depth + 1))
+            }
+            [program, ..] if Path::new(program).is_absolute() && Path::new(program) != real => {
+                Some(find_interpreter(OsStr::new(program), dir, depth + 1))
+            }
+            _ => None,
+        };
+        if let Some(inner) = inner {
+            prefixes.extend(inner.prefixes);
+        }
+    }
     Interpreter {
         program: real.clone().into_os_string(),
-        prefixes: outside_system(&[prefix.to_path_buf()]),
+        prefixes: outside_system(&prefixes),
     }
+}
+
+/// The words of a script's `#!` line: its interpreter and argument.
+fn shebang(path: &Path) -> Option<Vec<String>> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n')?];
+    let words: Vec<String> = std::str::from_utf8(line)
+        .ok()?
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    (!words.is_empty()).then_some(words)
 }
 
 /// True for `python`, `python3`, `python3.12` (the name, not the path).

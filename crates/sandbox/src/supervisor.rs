@@ -271,8 +271,14 @@ fn supervise_run(
     let group = Pid::from_raw(child.id() as i32);
     RUN_GROUP.store(group.as_raw(), Ordering::SeqCst);
     if let Some(path) = report_path {
-        // For the caller, should this process fail to end the group itself.
-        let _ = fs::write(path, format!("group={group}\n"));
+        // For the caller, should this process fail to end the group itself;
+        // and where the box's memory is counted (a fork server's cases).
+        let memory = GROUPS
+            .lock()
+            .ok()
+            .and_then(|g| g.as_ref()?.memory_dir().map(|d| d.display().to_string()))
+            .map_or(String::new(), |d| format!("memory-group={d}\n"));
+        let _ = fs::write(path, format!("group={group}\n{memory}"));
     }
     // The run's first process: the candidate, or the box's.
     let first = match info {

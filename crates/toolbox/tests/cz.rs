@@ -175,6 +175,10 @@ fn batch_lists_sorted_paths_and_a_summary() {
 fn check_passes_the_reference_itself() {
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "40",
         "--",
@@ -192,6 +196,10 @@ fn check_passes_the_reference_itself() {
 fn check_reports_a_broken_candidate() {
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "27",
         "--",
@@ -199,11 +207,14 @@ fn check_reports_a_broken_candidate() {
         "tests/fixtures/seven-is-three.sh",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    // The isolation line names this machine's bubblewrap, or its absence.
+    // The isolation line names this machine's bubblewrap, or its absence;
+    // in a box, the reference is given at its path on this machine.
+    let reference = crate::support::connectz_binary();
     let text: String = stdout(&out)
         .lines()
         .map(|l| match l.strip_prefix("isolation: ") {
             Some(_) => "isolation: [as this machine allows]\n".to_string(),
+            None if l == format!("given: {}", reference.display()) => String::new(),
             None => format!("{l}\n"),
         })
         .collect();
@@ -217,6 +228,10 @@ fn check_reports_a_broken_candidate() {
 fn shrinking_keeps_the_failure() {
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "36",
         "--shrink",
@@ -257,6 +272,10 @@ fn shrinking_keeps_the_failure() {
 fn check_reports_crashes_and_timeouts() {
     let crash = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "0",
         "--",
@@ -272,6 +291,10 @@ fn check_reports_crashes_and_timeouts() {
     );
     let slow = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "0",
         "--timeout",
@@ -288,6 +311,10 @@ fn check_reports_crashes_and_timeouts() {
 fn check_notes_impl_differences_without_failing() {
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "9",
         "--",
@@ -317,6 +344,10 @@ fn check_owns_what_it_starts() {
     let passed = format!("passed {threes} of {total}");
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "0",
         "--timeout",
@@ -332,6 +363,10 @@ fn check_owns_what_it_starts() {
     // Grandchildren at a timeout, and a child that left the process group.
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "0",
         "--timeout",
@@ -349,6 +384,10 @@ fn check_owns_what_it_starts() {
     );
     let out = cz(&[
         "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
         "--cases",
         "0",
         "--",
@@ -370,7 +409,19 @@ fn check_owns_what_it_starts() {
 fn check_caps_memory_and_says_so() {
     let check = |program: &str| {
         stdout(&cz(&[
-            "check", "--cases", "0", "--memory", "200", "--", "python3", "-c", program,
+            "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
+            "--cases",
+            "0",
+            "--memory",
+            "200",
+            "--",
+            "python3",
+            "-c",
+            program,
         ]))
     };
     let (total, _) = corpus_and_threes();
@@ -391,10 +442,30 @@ fn check_caps_memory_and_says_so() {
 #[test]
 fn check_refuses_bad_limits() {
     for timeout in ["inf", "0", "-1", "nan", "100000"] {
-        let out = cz(&["check", "--timeout", timeout, "--", "true"]);
+        let out = cz(&[
+            "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
+            "--timeout",
+            timeout,
+            "--",
+            "true",
+        ]);
         assert_eq!(out.status.code(), Some(2), "--timeout {timeout}");
     }
-    let out = cz(&["check", "--memory", "0", "--", "true"]);
+    let out = cz(&[
+        "check",
+        "--env",
+        "CONNECTZ",
+        "--path",
+        "$CONNECTZ",
+        "--memory",
+        "0",
+        "--",
+        "true",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }
 

@@ -20,7 +20,7 @@ fn manifest(at: &Path, candidates: &[(&str, &str)]) {
     let mut text = String::new();
     for (name, script) in candidates {
         text.push_str(&format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [\"sh\", \"{script}\"]\ndir = \"{}\"\n\n",
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"sh\", \"{script}\"]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
             fixtures.display()
         ));
     }
@@ -168,6 +168,10 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
     let out = run_cz(
         &[
             "grade",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "9",
             "--each",
@@ -221,6 +225,10 @@ fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
     let out = run_cz(
         &[
             "grade",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "9",
             "--each",
@@ -247,6 +255,10 @@ fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
     let out = run_cz(
         &[
             "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "9",
             "--",
@@ -349,6 +361,10 @@ fn the_code_printed_decides_and_an_exit_status_is_a_note() {
     let out = run_cz(
         &[
             "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "0",
             "--",
@@ -597,7 +613,7 @@ fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
     let toml = scratch.path("class.toml");
     let candidate = |name: &str, words: &str| {
         format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\n\n",
+            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
             fixtures.display()
         )
     };
@@ -740,7 +756,7 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
         ("hangs", &format!("\"sh\", \"class/hangs.sh\", \"{m}\"")),
     ] {
         text.push_str(&format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\n\n",
+            "[[candidate]]\nname = \"{name}\"\ncommand = [{words}]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
             fixtures.display()
         ));
     }
@@ -760,7 +776,7 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
         assert_ne!(script, base);
         fs::write(scratch.path(&format!("{name}.py")), script).unwrap();
         text.push_str(&format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"{name}.py\"]\ndir = \"{}\"\n\n",
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"{name}.py\"]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
             scratch.path("").display()
         ));
     }
@@ -988,7 +1004,17 @@ fn the_fork_server_ends_runs_as_fresh_interpreters_do() {
     let script = root().join("tests/fixtures/python/chameleon.py");
     let script = script.to_str().unwrap();
     let check = |extra: &[&str]| {
-        let mut args = vec!["check", "--cases", "30", "--shrink", "2"];
+        let mut args = vec![
+            "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
+            "--cases",
+            "30",
+            "--shrink",
+            "2",
+        ];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--", "python3", script]);
         let out = run_cz(&args, b"");
@@ -1031,6 +1057,10 @@ fn a_python_candidate_leaves_nothing_behind() {
     let out = run_cz(
         &[
             "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "6",
             "--timeout",
@@ -1076,7 +1106,7 @@ fn a_manifest_says_how_to_read_an_answer() {
         .collect();
     let entry = |name: &str, answer: &str| {
         format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"says-words.py\"]\ndir = \"{}\"\n{answer}\n\n",
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"says-words.py\"]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n{answer}\n\n",
             dir.display()
         )
     };

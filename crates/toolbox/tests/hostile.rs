@@ -164,6 +164,10 @@ fn a_run_that_kills_its_parent_leaves_nothing() {
     let out = run_cz_with(
         &[
             "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "0",
             "--isolation",
@@ -232,6 +236,10 @@ fn a_quadratic_candidate_fails_the_defaults() {
     let out = run_cz(
         &[
             "check",
+            "--env",
+            "CONNECTZ",
+            "--path",
+            "$CONNECTZ",
             "--cases",
             "0",
             "--",

@@ -20,6 +20,16 @@ pub struct GradeArgs {
     /// (e.g. 'python3 {}/connectz.py'); the game file's path is appended.
     #[arg(long, value_name = "TEMPLATE")]
     each: Option<String>,
+    /// A variable of every candidate's environment (cleared in a box), as
+    /// a manifest's `env` names it: NAME passes the grader's own,
+    /// NAME=VALUE sets it. Repeatable.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    env: Vec<String>,
+    /// A file or folder given to every candidate's box read-only, as a
+    /// manifest's `paths` names it (`$NAME` for a variable of the
+    /// grader's). Repeatable.
+    #[arg(long = "path", value_name = "PATH")]
+    paths: Vec<String>,
     #[command(flatten)]
     common: Common,
     /// Failure groups to shrink per candidate.
@@ -79,6 +89,21 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
             }
         },
     };
+    let env = args
+        .env
+        .iter()
+        .map(|e| connectz_check::env_entry(e))
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| connectz_check::path_entry(p, std::path::Path::new(".")))
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    let mut entries = entries;
+    for entry in &mut entries {
+        entry.candidate.env.extend(env.iter().cloned());
+        entry.candidate.paths.extend(paths.iter().cloned());
+    }
     let perf = if args.perf {
         Some(perf::PerfSettings {
             runs: args.perf_runs as usize,
