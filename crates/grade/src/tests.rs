@@ -100,6 +100,8 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             log: Vec::new(),
             spent: Spent::default(),
             isolation: String::new(),
+            flaky: Vec::new(),
+            fresh_reason: None,
         },
         groups: Vec::new(),
         perf: None,
