@@ -132,11 +132,12 @@ impl CheckReport {
     /// "NONDETERMINISTIC: 3 cases answered differently when run again
     /// (...)", for a candidate with flaky cases.
     pub fn nondeterministic_heading(&self) -> String {
-        let n = self.flaky.len();
+        let (n, of) = (self.flaky.len(), self.spent.reruns);
+        let s = |k: usize| if k == 1 { "" } else { "s" };
         format!(
-            "NONDETERMINISTIC: {n} case{} answered differently when run again (of {} failing cases run again; each counts as failed, with its first answer)",
-            if n == 1 { "" } else { "s" },
-            self.spent.reruns
+            "NONDETERMINISTIC: {n} case{} answered differently when run again (of {of} failing case{} run again; each counts as failed, with its first answer)",
+            s(n),
+            s(of)
         )
     }
 }
