@@ -25,15 +25,14 @@ impl CheckReport {
             self.total - self.generated,
             self.generated
         );
-        if self.spent.fresh_checks > 0 {
+        if let Some(reason) = &self.fresh_reason {
+            let _ = writeln!(out, "Run fresh: {}.\n", shown(reason));
+        } else if self.spent.fresh_checks > 0 {
             let _ = writeln!(
                 out,
                 "Run through a fork server of the interpreter; {} cases run again in a fresh one ended the same way.\n",
                 self.spent.fresh_checks
             );
-        }
-        if let Some(reason) = &self.fresh_reason {
-            let _ = writeln!(out, "Run fresh: {}.\n", shown(reason));
         }
         if self.nondeterministic() {
             out.push_str(&self.flaky_lines(""));
@@ -281,7 +280,9 @@ mod tests {
             second: Outcome::Pass,
         });
         report.fresh_reason = Some("the server said so".into());
+        report.spent.fresh_checks = 8;
         let text = report.text();
+        assert!(!text.contains("ended the same way"), "{text}");
         assert!(
             text.contains(
                 "Run fresh: the server said so.\n\nNONDETERMINISTIC: 1 case answered differently when run again (of 5 failing cases run again; each counts as failed, with its first answer)\n  gen seed 7 #3\\x1b[2J: expected 2 (win for player 2): got 4, then got 2 when run again\n"
