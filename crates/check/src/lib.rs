@@ -19,6 +19,7 @@ mod area;
 mod blame;
 mod case;
 mod cases;
+mod flaky;
 mod given;
 mod outcome;
 pub mod persist;
@@ -36,6 +37,7 @@ pub use area::Area;
 pub use blame::Blame;
 pub use case::Case;
 pub use cases::{corpus, generated};
+pub use flaky::{Flaky, RERUNS};
 pub use given::{env_entry, path_entry};
 pub use outcome::{EXIT_STATUS, Outcome};
 pub use progress::Progress;
@@ -92,9 +94,14 @@ pub struct CheckOptions<'a> {
 /// `shrink` failing generated cases. A Python script's cases run through a
 /// fork server ([`Sandbox::run_case`]), held to fresh runs afterwards: if a
 /// failure's first case, or a case passed, ends otherwise in a fresh
-/// interpreter, the cases are made again and every one is run fresh. Cases
-/// are taken from the iterator a batch at a time, so memory does not grow
-/// with their number (but for the log, when asked for; the inputs
+/// interpreter, the cases are made again and every one is run fresh, and
+/// the report says why ([`CheckReport::fresh_reason`]; so it does when the
+/// server stopped during the check). Then the first [`RERUNS`] failing
+/// cases (wrong codes on defined cases, and crashes) are run once more as
+/// they were first run, and those answered differently are flaky
+/// ([`CheckReport::flaky`]): each counts as failed, with its first outcome.
+/// Cases are taken from the iterator a batch at a time, so memory does not
+/// grow with their number (but for the log, when asked for; the inputs
 /// remembered so as not to run one twice are at most 16 MiB).
 ///
 /// # Errors
@@ -105,24 +112,34 @@ pub fn check<I: Iterator<Item = Case>>(
     sandbox: &Sandbox,
     options: CheckOptions,
 ) -> std::io::Result<CheckReport> {
+    let forked = candidate.forks(sandbox);
     let (mut report, passed) = run_cases(candidate, cases(), sandbox, options)?;
     if candidate.forks(sandbox) {
-        let (same, runs) = faithful(candidate, sandbox, &report, &passed)?;
-        if same {
-            report.spent.fresh_checks = runs;
-        } else {
+        let (differed, runs) = faithful(candidate, sandbox, &report, &passed)?;
+        if let Some(reason) = differed {
             // The fork server is not faithful to this candidate: every
             // case again, each in a fresh interpreter.
-            candidate.run_fresh(
-                sandbox,
-                "its fork server's answers differed from a fresh interpreter's",
-            );
+            candidate.run_fresh(sandbox, &reason);
             let spent = report.spent;
             report = run_cases(candidate, cases(), sandbox, options)?.0;
             report.spent = report.spent.plus(spent);
-            report.spent.fresh_checks = runs;
+            report.fresh_reason = Some(reason);
         }
+        report.spent.fresh_checks = runs;
     }
+    // Each failing case again, as it was first run: the first limit, then
+    // the full one if that runs out.
+    let timeouts = Timeouts::new(options.timeouts);
+    let again = flaky::run_again(&report.results, |case| {
+        let path = sandbox.scratch_file("again");
+        fs::write(&path, &case.bytes)?;
+        let judged = timeouts.judge(candidate, sandbox, &path, case);
+        let _ = fs::remove_file(&path);
+        Ok((judged.outcome, judged.elapsed))
+    })?;
+    report.flaky = again.flaky;
+    report.spent.reruns = again.runs;
+    report.spent.rerun_time = again.elapsed;
     let to_shrink: Vec<&mut CaseResult> = report
         .results
         .iter_mut()
@@ -155,6 +172,16 @@ pub fn check<I: Iterator<Item = Case>>(
         .iter()
         .map(|p| p.display().to_string())
         .collect();
+    if forked && !candidate.forks(sandbox) && report.fresh_reason.is_none() {
+        // The sandbox says why: the server ended during a case, or could
+        // not be started.
+        let why = candidate
+            .fresh_reason(sandbox)
+            .unwrap_or_else(|| "the fork server of the interpreter stopped".into());
+        report.fresh_reason = Some(format!(
+            "{why}: the case it was running, and every case after it, ran in a fresh interpreter"
+        ));
+    }
     let area = &mut report.per_area[Area::CommandLine as usize];
     area.cases += report.args.len();
     area.passed += report.args.iter().filter(|a| a.passed()).count();
@@ -184,6 +211,8 @@ fn run_cases(
         spent: Spent::default(),
         isolation: String::new(),
         given: Vec::new(),
+        flaky: Vec::new(),
+        fresh_reason: None,
     };
     // Timeouts in a row, in the order runs end.
     let streak = AtomicUsize::new(0);
@@ -288,15 +317,16 @@ const FRESH_CHECKS: usize = 8;
 /// Whether the runs through the candidate's fork server agree with fresh
 /// runs: two cases passed and the first case of each kind of failure (the
 /// outcome's kind and the rule; [`FRESH_CHECKS`] in all) are run again in a
-/// fresh interpreter, and must end the same way (the same code, a crash again); timeouts and
-/// memory breaches are not run again (each would cost its limit). Returns
-/// the answer and the fresh runs made.
+/// fresh interpreter, and must end the same way (the same code, a crash
+/// again); timeouts and memory breaches are not run again (each would cost
+/// its limit). Returns, when one differed, why in words (the first such
+/// case, and how it ended each way), and the fresh runs made.
 fn faithful(
     candidate: &Candidate,
     sandbox: &Sandbox,
     report: &CheckReport,
     passed: &[Case],
-) -> std::io::Result<(bool, usize)> {
+) -> std::io::Result<(Option<String>, usize)> {
     let mut kinds: Vec<(std::mem::Discriminant<Outcome>, &str)> = Vec::new();
     let mut again: Vec<(&Case, &Outcome)> = passed.iter().map(|c| (c, &Outcome::Pass)).collect();
     for r in &report.results {
@@ -312,21 +342,34 @@ fn faithful(
             again.push((&r.case, &r.outcome));
         }
     }
-    let same: Vec<bool> = again
+    let fresh: Vec<Outcome> = again
         .par_iter()
-        .map(|(case, outcome)| {
+        .map(|(case, _)| {
             let path = sandbox.scratch_file("fresh");
             fs::write(&path, &case.bytes)?;
             let (fresh, _) =
                 candidate.judge_fresh(sandbox, &path, case.expect, sandbox.limits().timeout);
             let _ = fs::remove_file(&path);
-            Ok(match (outcome, &fresh) {
-                (Outcome::Crash { status: a, .. }, Outcome::Crash { status: b, .. }) => a == b,
-                _ => **outcome == fresh,
-            })
+            Ok(fresh)
         })
         .collect::<std::io::Result<_>>()?;
-    Ok((same.iter().all(|&s| s), again.len()))
+    let differed = again
+        .iter()
+        .zip(&fresh)
+        .find(|((_, outcome), fresh)| match (outcome, fresh) {
+            (Outcome::Crash { status: a, .. }, Outcome::Crash { status: b, .. }) => a != b,
+            _ => *outcome != *fresh,
+        })
+        .map(|((case, outcome), fresh)| {
+            format!(
+                "the fork server's answer differed from a fresh interpreter's on case {} (expected {}; through the server, {}; fresh, {}): every case was run again, each in a fresh interpreter",
+                case.name,
+                case.expect,
+                flaky::said(case.expect, outcome),
+                flaky::said(case.expect, fresh)
+            )
+        });
+    Ok((differed, again.len()))
 }
 
 /// A pool of `jobs` threads.

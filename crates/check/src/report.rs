@@ -6,7 +6,7 @@ use std::time::Duration;
 use connectz::Code;
 use serde::{Deserialize, Serialize};
 
-use super::{Case, Outcome};
+use super::{Case, Flaky, Outcome};
 
 /// A failing input made smaller, with the same failure: the reference
 /// gives it the same code, and the candidate the same wrong answer (or, for
@@ -102,6 +102,29 @@ pub struct CheckReport {
     /// (its interpreter's install, the paths it names).
     #[serde(default)]
     pub given: Vec<String>,
+    /// The cases answered differently when run again, in the order run
+    /// (see [`RERUNS`](crate::RERUNS)): each counts as failed, with its
+    /// first outcome.
+    #[serde(default)]
+    pub flaky: Vec<Flaky>,
+    /// Why the candidate's cases were run in a fresh interpreter rather
+    /// than through its fork server, when they were: the server's answers
+    /// differed from a fresh interpreter's, or the server stopped.
+    #[serde(default)]
+    pub fresh_reason: Option<String>,
+}
+
+impl CheckReport {
+    /// Whether the candidate answered some case differently when it was
+    /// run again.
+    pub fn nondeterministic(&self) -> bool {
+        !self.flaky.is_empty()
+    }
+
+    /// The flaky case at `index` in the order run, if it is one.
+    pub fn flaky_at(&self, index: usize) -> Option<&Flaky> {
+        self.flaky.iter().find(|f| f.index == index)
+    }
 }
 
 /// How a candidate did on the cases of one [`Area`](crate::Area).
@@ -170,6 +193,13 @@ pub struct Spent {
     /// fork server to fresh ones.
     #[serde(default)]
     pub fresh_checks: usize,
+    /// Failing cases run once more, to see whether they answer the same
+    /// (at most [`RERUNS`](crate::RERUNS) per candidate).
+    #[serde(default)]
+    pub reruns: usize,
+    /// Their time.
+    #[serde(default)]
+    pub rerun_time: Duration,
 }
 
 impl Spent {
@@ -201,6 +231,8 @@ impl Spent {
             shrink_runs: self.shrink_runs + o.shrink_runs,
             shrink_time: self.shrink_time + o.shrink_time,
             fresh_checks: self.fresh_checks + o.fresh_checks,
+            reruns: self.reruns + o.reruns,
+            rerun_time: self.rerun_time + o.rerun_time,
         }
     }
 }

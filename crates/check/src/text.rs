@@ -28,12 +28,18 @@ impl CheckReport {
             self.total - self.generated,
             self.generated
         );
-        if self.spent.fresh_checks > 0 {
+        if let Some(reason) = &self.fresh_reason {
+            let _ = writeln!(out, "Run fresh: {}.\n", shown(reason));
+        } else if self.spent.fresh_checks > 0 {
             let _ = writeln!(
                 out,
                 "Run through a fork server of the interpreter; {} cases run again in a fresh one ended the same way.\n",
                 self.spent.fresh_checks
             );
+        }
+        if self.nondeterministic() {
+            out.push_str(&self.flaky_lines(""));
+            out.push('\n');
         }
         for r in &self.results {
             let c = &r.case;
@@ -106,6 +112,35 @@ impl CheckReport {
             );
         }
         out
+    }
+}
+
+impl CheckReport {
+    /// The nondeterministic candidate's heading line, then a line per
+    /// flaky case, each line after `indent`: nothing when every case run
+    /// again answered the same.
+    pub fn flaky_lines(&self, indent: &str) -> String {
+        let mut out = String::new();
+        if !self.nondeterministic() {
+            return out;
+        }
+        let _ = writeln!(out, "{indent}{}", self.nondeterministic_heading());
+        for f in &self.flaky {
+            let _ = writeln!(out, "{indent}  {}: {}", shown(&f.case), f.describe());
+        }
+        out
+    }
+
+    /// "NONDETERMINISTIC: 3 cases answered differently when run again
+    /// (...)", for a candidate with flaky cases.
+    pub fn nondeterministic_heading(&self) -> String {
+        let (n, of) = (self.flaky.len(), self.spent.reruns);
+        let s = |k: usize| if k == 1 { "" } else { "s" };
+        format!(
+            "NONDETERMINISTIC: {n} case{} answered differently when run again (of {of} failing case{} run again; each counts as failed, with its first answer)",
+            s(n),
+            s(of)
+        )
     }
 }
 
@@ -209,6 +244,56 @@ fn reorders(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{AreaScore, Counts, Flaky, Spent};
+
+    fn empty_report() -> CheckReport {
+        CheckReport {
+            command: "sh x.sh".into(),
+            results: Vec::new(),
+            total: 0,
+            generated: 0,
+            per_code: [(0, 0); 10],
+            per_area: [AreaScore::default(); 7],
+            unlisted: 0,
+            args: Vec::new(),
+            counts: Counts::default(),
+            log: Vec::new(),
+            spent: Spent::default(),
+            isolation: String::new(),
+            given: Vec::new(),
+            flaky: Vec::new(),
+            fresh_reason: None,
+        }
+    }
+
+    /// A report says which cases were answered differently when run
+    /// again, each with its two answers, and why its cases ran fresh; a
+    /// report with neither says nothing of them.
+    #[test]
+    fn the_text_names_flaky_cases_and_a_fresh_fallback() {
+        let quiet = empty_report().text();
+        assert!(!quiet.contains("NONDETERMINISTIC"), "{quiet}");
+        assert!(!quiet.contains("Run fresh"), "{quiet}");
+        let mut report = empty_report();
+        report.spent.reruns = 5;
+        report.flaky.push(Flaky {
+            index: 3,
+            case: "gen seed 7 #3\u{1b}[2J".into(),
+            expect: Code::WinTwo,
+            first: Outcome::Mismatch { got: 4 },
+            second: Outcome::Pass,
+        });
+        report.fresh_reason = Some("the server said so".into());
+        report.spent.fresh_checks = 8;
+        let text = report.text();
+        assert!(!text.contains("ended the same way"), "{text}");
+        assert!(
+            text.contains(
+                "Run fresh: the server said so.\n\nNONDETERMINISTIC: 1 case answered differently when run again (of 5 failing cases run again; each counts as failed, with its first answer)\n  gen seed 7 #3\\x1b[2J: expected 2 (win for player 2): got 4, then got 2 when run again\n"
+            ),
+            "{text}"
+        );
+    }
 
     /// Controls, bidirectional controls, backslashes, quotes and bytes
     /// that are not UTF-8 are escaped; the rest, accents included, stays.

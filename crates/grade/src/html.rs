@@ -102,6 +102,7 @@ details.group > summary { cursor: pointer; font-weight: 600; }
 .label { display: inline-block; min-width: 4.6rem; font-family: monospace; }
 .label.FAIL, .label.CRASH, .label.TIMEOUT, .label.MEMORY, .label.SKIPPED { color: var(--bad); }
 .label.NOTE { color: var(--note); }
+.badge { display: inline-block; margin-left: .4rem; padding: 0 .35rem; border: 1px solid var(--bad); border-radius: 4px; color: var(--bad); font-size: .8em; font-weight: 600; }
 .case { display: flex; flex-wrap: wrap; gap: .8rem; align-items: flex-start; border-top: 1px dashed var(--line); padding: .5rem 0; }
 .case .words { flex: 1 1 22rem; min-width: 16rem; }
 img.board { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; display: block; margin: .3rem 0; }
@@ -168,10 +169,11 @@ fn leaderboard(class: &ClassReport) -> String {
         };
         let _ = write!(
             out,
-            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a></td>{}{}{}{}<td class=\"{}\">{}</td><td>{}</td>",
+            "<tr data-candidate=\"{}\"><td>{rank}</td><td class=\"name\"><a href=\"#{}\">{}</a>{}</td>{}{}{}{}<td class=\"{}\">{}</td><td>{}</td>",
             markup(&g.entry.name),
             slug(rank),
             markup(&g.entry.name),
+            badge(g),
             cell(g.failures()),
             cell(g.crashes()),
             cell(g.timeouts()),
@@ -216,13 +218,24 @@ fn leaderboard(class: &ClassReport) -> String {
     out
 }
 
+/// A nondeterministic candidate's badge in the leaderboard; nothing for
+/// another.
+fn badge(g: &Graded) -> &'static str {
+    if g.check.nondeterministic() {
+        " <span class=\"badge nondeterministic\" title=\"some failing cases answered differently when run again\">nondeterministic</span>"
+    } else {
+        ""
+    }
+}
+
 fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<String>) -> String {
     let c = &g.check.counts;
     let mut out = format!(
-        "<section class=\"candidate\" id=\"{}\" data-candidate=\"{}\">\n<h2>{rank}. {}</h2>\n<p><code>{}</code>{}</p>\n",
+        "<section class=\"candidate\" id=\"{}\" data-candidate=\"{}\">\n<h2>{rank}. {}{}</h2>\n<p><code>{}</code>{}</p>\n",
         slug(rank),
         markup(&g.entry.name),
         markup(&g.entry.name),
+        badge(g),
         markup(&g.check.command),
         g.entry
             .candidate
@@ -258,6 +271,29 @@ fn candidate(rank: usize, g: &Graded, class: &ClassReport, cited: &mut BTreeSet<
         },
         g.seconds
     );
+    if let Some(reason) = &g.check.fresh_reason {
+        let _ = writeln!(
+            out,
+            "<p class=\"note fresh\">Run fresh: {}.</p>",
+            markup(reason)
+        );
+    }
+    if g.check.nondeterministic() {
+        let _ = writeln!(
+            out,
+            "<p class=\"bad nondeterministic\">{}</p>\n<ul class=\"flaky\">",
+            markup(&g.check.nondeterministic_heading())
+        );
+        for f in &g.check.flaky {
+            let _ = writeln!(
+                out,
+                "<li><span class=\"mono\">{}</span>: {}</li>",
+                markup(&f.case),
+                markup(&f.describe())
+            );
+        }
+        out.push_str("</ul>\n");
+    }
     if g.groups.is_empty() {
         out.push_str("<p class=\"ok\">No failures.</p>\n");
     }

@@ -66,6 +66,13 @@ struct JsonCandidate<'a> {
     median_ms: f64,
     speed: String,
     graded_s: f64,
+    /// Some case was answered differently when run again.
+    nondeterministic: bool,
+    /// Those cases.
+    flaky: Vec<JsonFlaky<'a>>,
+    /// Why its cases ran in a fresh interpreter, not through a fork
+    /// server: null when they did not.
+    fresh_reason: Option<&'a str>,
     areas: Vec<JsonScore<'a>>,
     per_code: Vec<JsonScore<'a>>,
     groups: Vec<JsonGroup<'a>>,
@@ -104,6 +111,15 @@ struct JsonExample {
     got: Option<u8>,
     stderr: Option<String>,
     time_ms: Option<f64>,
+}
+
+/// A case answered one way, then another when run again.
+#[derive(Serialize)]
+struct JsonFlaky<'a> {
+    case: &'a str,
+    expected: u8,
+    first: String,
+    second: String,
 }
 
 #[derive(Serialize)]
@@ -212,6 +228,19 @@ fn candidate<'a>(rank: usize, g: &'a Graded, class: &'a ClassReport) -> JsonCand
         median_ms: f64::from(g.median_micros) / 1000.0,
         speed: text::speed(g),
         graded_s: g.seconds,
+        nondeterministic: g.check.nondeterministic(),
+        flaky: g
+            .check
+            .flaky
+            .iter()
+            .map(|f| JsonFlaky {
+                case: &f.case,
+                expected: f.expect.number(),
+                first: f.first_answer(),
+                second: f.second_answer(),
+            })
+            .collect(),
+        fresh_reason: g.check.fresh_reason.as_deref(),
         areas: areas(&g.check)
             .map(|(a, score)| JsonScore {
                 name: a.name(),

@@ -3,7 +3,8 @@
 //! `<testcase>` per case, per command-line check and per speed workload.
 //! A wrong code on a defined case is a `<failure>`; a crash, a timeout, a
 //! memory breach an `<error>`; a case not run `<skipped>`; a difference on
-//! an `impl` ruling passes, with a note in `<system-out>`.
+//! an `impl` ruling passes, with a note in `<system-out>`. A case answered
+//! differently when run again says NONDETERMINISTIC in its message.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -12,7 +13,7 @@ use connectz_spec::Class;
 
 use super::perf::Mark;
 use super::{ClassReport, Graded, case_names, markup, text};
-use connectz_check::{CaseResult, Outcome, case_of, describe, shown};
+use connectz_check::{CaseResult, Flaky, Outcome, case_of, describe, shown};
 
 /// The report as a JUnit XML document.
 pub fn report(class: &ClassReport, cases: usize) -> String {
@@ -60,7 +61,7 @@ impl Suite {
                     // A failure beyond those kept with their inputs.
                     "<failure type=\"unlisted\" message=\"failed (details not kept)\"/>".into(),
                 ),
-                Some(r) => (Some(r.case.area), element(r)),
+                Some(r) => (Some(r.case.area), element(r, g.check.flaky_at(r.index))),
             };
             failures += usize::from(inner.starts_with("<failure"));
             errors += usize::from(inner.starts_with("<error"));
@@ -131,9 +132,24 @@ impl Suite {
             "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",
             markup(name)
         );
+        let mut also = String::new();
+        if g.check.nondeterministic() {
+            let _ = write!(
+                also,
+                "<property name=\"nondeterministic\" value=\"{}\"/>",
+                markup(&g.check.nondeterministic_heading())
+            );
+        }
+        if let Some(reason) = &g.check.fresh_reason {
+            let _ = write!(
+                also,
+                "<property name=\"fresh\" value=\"{}\"/>",
+                markup(reason)
+            );
+        }
         let _ = writeln!(
             text,
-            "    <properties><property name=\"command\" value=\"{}\"/><property name=\"isolation\" value=\"{}\"/></properties>",
+            "    <properties><property name=\"command\" value=\"{}\"/><property name=\"isolation\" value=\"{}\"/>{also}</properties>",
             markup(&g.check.command),
             markup(&class.isolation.describe())
         );
@@ -164,11 +180,21 @@ fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: 
 }
 
 /// The element that says how a kept case failed: its type the rule broken
-/// ([`CaseResult::blame`]), its text the input and the case's own clause.
-fn element(r: &CaseResult) -> String {
+/// ([`CaseResult::blame`]), its text the input and the case's own clause;
+/// the message of a `flaky` case says it was answered differently when run
+/// again.
+fn element(r: &CaseResult, flaky: Option<&Flaky>) -> String {
     let c = &r.case;
     let blame = r.blame();
-    let message = markup(&describe(c.expect, &r.outcome));
+    let mut message = describe(c.expect, &r.outcome);
+    if let Some(f) = flaky {
+        let _ = write!(
+            message,
+            "; NONDETERMINISTIC: {} when run again",
+            f.second_answer()
+        );
+    }
+    let message = markup(&message);
     let input = markup(&format!(
         "input: \"{}\"{}",
         text::clip(&c.bytes),

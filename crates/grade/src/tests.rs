@@ -93,6 +93,8 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
             spent: Spent::default(),
             isolation: String::new(),
             given: Vec::new(),
+            flaky: Vec::new(),
+            fresh_reason: None,
         },
         groups: Vec::new(),
         perf: None,
@@ -106,23 +108,7 @@ fn clean_but_for(name: &str, notes: usize, micros: u32) -> Graded {
 /// ranks below any number of notes.
 #[test]
 fn fewer_impl_notes_rank_first_whatever_the_speed() {
-    let mut class = ClassReport {
-        graded: Vec::new(),
-        planned: 5,
-        corpus: 100,
-        generated: 0,
-        seed: 1,
-        limits: Limits {
-            timeout: std::time::Duration::from_secs(1),
-            memory: 1 << 30,
-            output: 1 << 20,
-            processes: 64,
-        },
-        isolation: connectz_sandbox::Isolation::None("a test".into()),
-        workloads: None,
-        spent: Spent::default(),
-        seconds: 0.0,
-    };
+    let mut class = empty_class(5);
     let mut failing = clean_but_for("failing", 0, 1);
     failing.check.counts.defined = 1;
     for one in [
@@ -145,4 +131,169 @@ fn fewer_impl_notes_rank_first_whatever_the_speed() {
             "failing"
         ]
     );
+}
+
+/// A class of `planned` candidates with none graded yet, on 100 cases of
+/// the corpus.
+fn empty_class(planned: usize) -> ClassReport {
+    ClassReport {
+        graded: Vec::new(),
+        planned,
+        corpus: 100,
+        generated: 0,
+        seed: 1,
+        limits: Limits {
+            timeout: std::time::Duration::from_secs(1),
+            memory: 1 << 30,
+            output: 1 << 20,
+            processes: 64,
+        },
+        isolation: connectz_sandbox::Isolation::None("a test".into()),
+        workloads: None,
+        spent: Spent::default(),
+        seconds: 0.0,
+    }
+}
+
+/// A candidate that failed its second case (of three) with a wrong code,
+/// then answered it rightly when it was run again; its cases ran fresh for
+/// a reason with markup in it.
+fn nondeterministic(name: &str) -> Graded {
+    use connectz_check::{CaseResult, Flaky, Outcome, Ran, corpus};
+    let mut g = clean_but_for(name, 0, 1);
+    let case = corpus().swap_remove(1);
+    let expect = case.expect;
+    let wrong = Outcome::Mismatch {
+        got: (expect.number() + 1) % 9,
+    };
+    g.check.total = 3;
+    g.check.counts = connectz_check::Counts {
+        passed: 2,
+        defined: 1,
+        ..Default::default()
+    };
+    g.check.log = (0..3)
+        .map(|i| Ran {
+            expect: expect.number(),
+            passed: i != 1,
+            micros: 10,
+        })
+        .collect();
+    g.check.flaky.push(Flaky {
+        index: 1,
+        case: case.name.clone(),
+        expect,
+        first: wrong.clone(),
+        second: Outcome::Pass,
+    });
+    g.check.results.push(CaseResult {
+        index: 1,
+        case,
+        outcome: wrong,
+        elapsed: std::time::Duration::ZERO,
+        shrunk: None,
+    });
+    g.check.spent.reruns = 1;
+    g.check.fresh_reason = Some("the <server> & \"its\" answers".into());
+    g.groups = group(&g.check);
+    g
+}
+
+/// Every report names a nondeterministic candidate, with its flaky case
+/// and both answers, and why its cases ran fresh, escaped as each form
+/// escapes; a deterministic candidate is not marked.
+#[test]
+fn every_report_says_a_candidate_is_nondeterministic() {
+    let mut class = empty_class(2);
+    class.add(clean_but_for("steady", 0, 1), 0.0);
+    class.add(nondeterministic("dice"), 0.0);
+    let flaky = &class.graded[1].check.flaky[0];
+    let (first, second) = (flaky.first_answer(), flaky.second_answer());
+    assert_ne!(first, second);
+    let heading = "NONDETERMINISTIC: 1 case answered differently when run again";
+    // Text: the leaderboard's mark and its legend, the candidate's lines.
+    let text = text::report(&class);
+    let board: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("  #  candidate"))
+        .skip(1)
+        .take(2)
+        .collect();
+    assert!(board[0].starts_with("  1  steady "), "{text}");
+    assert!(board[1].starts_with("  2  dice~ "), "{text}");
+    assert!(text.contains("(~ after a name: nondeterministic"), "{text}");
+    assert!(
+        text.contains(&format!("   {heading} (of 1 failing case run again;")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "     {}: {}\n",
+            connectz_check::shown(&flaky.case),
+            flaky.describe()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("   run fresh: the <server> & \\\"its\\\" answers\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("NONDETERMINISTIC").count(), 1, "{text}");
+    // JSON: the flag, the cases, the reason; null and empty for the other.
+    let doc: serde_json::Value = serde_json::from_str(&json::report(&class)).unwrap();
+    let (steady, dice) = (&doc["candidates"][0], &doc["candidates"][1]);
+    assert_eq!(steady["nondeterministic"], false);
+    assert_eq!(steady["flaky"], serde_json::json!([]));
+    assert_eq!(steady["fresh_reason"], serde_json::Value::Null);
+    assert_eq!(dice["nondeterministic"], true);
+    assert_eq!(
+        dice["flaky"],
+        serde_json::json!([{
+            "case": flaky.case,
+            "expected": flaky.expect.number(),
+            "first": first,
+            "second": second,
+        }])
+    );
+    assert_eq!(dice["fresh_reason"], "the <server> & \"its\" answers");
+    // JUnit: the failing case's message and the suite's properties.
+    let xml = junit::report(&class, 0);
+    assert!(
+        xml.contains(&format!(
+            "; NONDETERMINISTIC: {} when run again\"",
+            markup(&second)
+        )),
+        "{xml}"
+    );
+    assert!(xml.contains(&markup(heading)), "{xml}");
+    assert!(
+        xml.contains("value=\"the &lt;server&gt; &amp; &quot;its&quot; answers\""),
+        "{xml}"
+    );
+    // HTML: a badge in the leaderboard and by the heading, the lines.
+    let page = html::report(&class);
+    assert_eq!(page.matches("class=\"badge nondeterministic\"").count(), 2);
+    assert!(page.contains(heading), "{page}");
+    assert!(page.contains(&markup(&flaky.describe())), "{page}");
+    assert!(
+        page.contains("Run fresh: the &lt;server&gt; &amp; &quot;its&quot; answers."),
+        "{page}"
+    );
+}
+
+/// A journal written before flaky cases and fresh reasons were kept still
+/// reads: they are none.
+#[test]
+fn a_report_without_the_newer_fields_reads() {
+    let mut value = serde_json::to_value(clean_but_for("old", 0, 1)).unwrap();
+    let check = value["check"].as_object_mut().unwrap();
+    assert!(check.remove("flaky").is_some());
+    assert!(check.remove("fresh_reason").is_some());
+    let spent = check["spent"].as_object_mut().unwrap();
+    assert!(spent.remove("reruns").is_some());
+    assert!(spent.remove("rerun_time").is_some());
+    let old: Graded = serde_json::from_value(value).unwrap();
+    assert!(!old.check.nondeterministic());
+    assert_eq!(old.check.fresh_reason, None);
+    assert_eq!(old.check.spent.reruns, 0);
 }

@@ -39,7 +39,7 @@ pub fn report(class: &ClassReport) -> String {
 pub fn spent(class: &ClassReport) -> String {
     let s = &class.spent;
     format!(
-        "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s ({} cases run again within the full limit), {} shrinking runs {:.1} s; {} cases not run again (same input); {} checked again in a fresh interpreter",
+        "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s ({} cases run again within the full limit), {} shrinking runs {:.1} s; {} cases not run again (same input); {} checked again in a fresh interpreter; {} failing cases run again to see they answer the same, {:.1} s",
         class.seconds,
         s.runs,
         s.run_time.as_secs_f64(),
@@ -58,6 +58,8 @@ pub fn spent(class: &ClassReport) -> String {
         s.shrink_time.as_secs_f64(),
         s.reused,
         s.fresh_checks,
+        s.reruns,
+        s.rerun_time.as_secs_f64(),
     )
 }
 
@@ -84,11 +86,22 @@ fn short(area: Area) -> &'static str {
     }
 }
 
+/// A name in the leaderboard, at most `width` characters: `~` after it
+/// marks a nondeterministic candidate, and is kept when the name is cut.
+fn ranked_name(g: &Graded, width: usize) -> String {
+    let mark = if g.check.nondeterministic() { "~" } else { "" };
+    let name: String = shown(&g.entry.name)
+        .chars()
+        .take(width.saturating_sub(mark.len()))
+        .collect();
+    format!("{name}{mark}")
+}
+
 fn leaderboard(class: &ClassReport) -> String {
     let width = class
         .graded
         .iter()
-        .map(|g| shown(&g.entry.name).chars().count())
+        .map(|g| ranked_name(g, usize::MAX).chars().count())
         .max()
         .unwrap_or(9)
         .clamp(9, 40);
@@ -111,7 +124,7 @@ fn leaderboard(class: &ClassReport) -> String {
     }
     out.push('\n');
     for (rank, g) in class.graded.iter().enumerate() {
-        let name: String = shown(&g.entry.name).chars().take(width).collect();
+        let name = ranked_name(g, width);
         let _ = write!(
             out,
             "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
@@ -143,6 +156,11 @@ fn leaderboard(class: &ClassReport) -> String {
     out.push_str(
         "(area: cases passed of cases run; ! marks a failure, * only differences on impl rulings)\n",
     );
+    if class.graded.iter().any(|g| g.check.nondeterministic()) {
+        out.push_str(
+            "(~ after a name: nondeterministic, some failing cases answered differently when run again)\n",
+        );
+    }
     out
 }
 
@@ -161,7 +179,7 @@ fn candidate(rank: usize, g: &Graded, workloads: Option<&[SpeedWorkload]>) -> St
         );
     }
     if !g.check.given.is_empty() {
-        let _ = writeln!(out, "   given {}", shown(&g.check.given.join(", ")));
+        let _ = writeln!(out, "   given {}", shown(g.check.given.join(", ")));
     }
     let _ = writeln!(
         out,
@@ -180,6 +198,10 @@ fn candidate(rank: usize, g: &Graded, workloads: Option<&[SpeedWorkload]>) -> St
         },
         g.seconds
     );
+    if let Some(reason) = &g.check.fresh_reason {
+        let _ = writeln!(out, "   run fresh: {}", shown(reason));
+    }
+    out.push_str(&g.check.flaky_lines("   "));
     for group in &g.groups {
         let results: Vec<_> = g.results_of(group).collect();
         let first = results[0];

@@ -1029,6 +1029,9 @@ fn the_fork_server_ends_runs_as_fresh_interpreters_do() {
     assert!(forked.contains(said), "{forked}");
     assert!(!fresh.contains("fork server"), "{fresh}");
     assert_eq!(forked.replace(said, ""), fresh);
+    // Faithful, so not run fresh; and the same answers when run again.
+    assert!(!forked.contains("Run fresh"), "{forked}");
+    assert!(!forked.contains("NONDETERMINISTIC"), "{forked}");
     // Every way of ending was met.
     for seen in [
         "got 3",
@@ -1043,6 +1046,97 @@ fn the_fork_server_ends_runs_as_fresh_interpreters_do() {
     ] {
         assert!(forked.contains(seen), "{seen} not in {forked}");
     }
+}
+
+/// A Python candidate that tells its fork server from a fresh interpreter
+/// is found out, its cases are run again fresh, and the report says why;
+/// answering each way the same file the same way, it is not
+/// nondeterministic.
+#[test]
+fn a_fork_server_unfaithful_to_its_candidate_is_said() {
+    let out = run_cz(
+        &[
+            "check",
+            "--cases",
+            "3",
+            "--",
+            "python3",
+            "tests/fixtures/python/unfaithful.py",
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let reason = "Run fresh: the fork server's answer differed from a fresh interpreter's on case ";
+    assert!(text.contains(reason), "{text}");
+    assert!(
+        text.contains("; through the server, got 3; fresh, "),
+        "{text}"
+    );
+    assert!(!text.contains("ended the same way"), "{text}");
+    assert!(!text.contains("NONDETERMINISTIC"), "{text}");
+    // Every case answered as a fresh interpreter answers: 4.
+    assert!(text.contains("got 4"), "{text}");
+    assert!(!text.contains("got 3 ["), "{text}");
+}
+
+/// A candidate that answers at random is named nondeterministic in every
+/// report, each flaky case with both its answers; a consistently wrong one
+/// is not.
+#[test]
+fn a_candidate_that_answers_at_random_is_nondeterministic() {
+    let scratch = Scratch::new("grade-random");
+    let out = grade_in_four_forms(
+        &scratch,
+        &[
+            ("dice", "answers-at-random.sh"),
+            ("seven-is-three", "seven-is-three.sh"),
+        ],
+        "9",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let doc = json(&scratch.path("r.json"));
+    let by_name = |name: &str| {
+        doc["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let (dice, seven) = (by_name("dice"), by_name("seven-is-three"));
+    assert_eq!(seven["nondeterministic"], false, "{text}");
+    assert_eq!(seven["flaky"], Value::Array(Vec::new()), "{text}");
+    assert_eq!(seven["fresh_reason"], Value::Null, "{text}");
+    assert_eq!(dice["nondeterministic"], true, "{text}");
+    // Sixty-four cases run again, each answered again with a code in ten:
+    // some differ (all but about one in ten).
+    let flaky = dice["flaky"].as_array().unwrap();
+    assert!(!flaky.is_empty() && flaky.len() <= 64, "{text}");
+    for f in flaky {
+        assert_ne!(f["first"], f["second"], "{f}");
+        let line = format!(
+            "     {}: expected {}",
+            f["case"].as_str().unwrap(),
+            f["expected"]
+        );
+        assert!(text.contains(&line), "{line} not in {text}");
+    }
+    let heading = format!(
+        "NONDETERMINISTIC: {} case{} answered differently when run again",
+        flaky.len(),
+        if flaky.len() == 1 { "" } else { "s" }
+    );
+    assert_eq!(text.matches(&heading).count(), 1, "{text}");
+    assert!(text.lines().any(|l| l.starts_with("  2  dice~ ")), "{text}");
+    assert!(!text.contains("seven-is-three~"), "{text}");
+    let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
+    assert!(xml.contains("NONDETERMINISTIC: "), "{xml}");
+    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(html.contains(&heading), "{html}");
+    assert_eq!(html.matches("class=\"badge nondeterministic\"").count(), 2);
 }
 
 /// What a Python candidate starts, even in a session of its own, does not
