@@ -8,13 +8,19 @@
 //! `__main__` with `sys.argv = [SCRIPT, FILE]`, in a process group of its
 //! own, standard input from /dev/null, no other descriptor but its output
 //! and error, as a fresh interpreter would. The server holds each run to
-//! its time as the supervisor does (CPU time and own time), and after it
-//! kills the run's group and every process it left behind (their
-//! subreaper), and empties the box's /tmp and /dev/shm for the next run.
-//! The server's script and the game files are in the box's inbox,
-//! read-only; the server cannot be traced by its runs (it is not
-//! dumpable). A run that ends its server ends the box; its case is run
-//! again fresh, and so are the candidate's cases from then on.
+//! its time as the supervisor does (the CPU time of every process it ran,
+//! orphans too, and its own time), and after it kills the run's group and
+//! every process it left behind (their subreaper), and empties the box's
+//! /tmp, /var/tmp and /dev/shm for the next run (its /dev is read-only, and
+//! the box's system-call filter refuses System V and message-queue IPC:
+//! nothing is carried from one case to the next). As root, a case during
+//! which the kernel ended a process of the box for memory (its memory
+//! group's count of OOM kills grew) is a memory breach. The server's
+//! script and the game files are in the box's inbox, read-only; the server
+//! cannot be traced by its runs (it is not dumpable, and the filter refuses
+//! `ptrace`). A run that ends its server ends the box; its case is run
+//! again fresh, and so are the candidate's cases from then on, and the
+//! report says why ([`Sandbox::fresh_reason`](super::Sandbox::fresh_reason)).
 //!
 //! A fork of a warmed interpreter is not a fresh one in every respect (the
 //! modules the server imported are already loaded), so `cz check` holds
