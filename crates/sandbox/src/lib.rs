@@ -114,8 +114,9 @@ pub struct Sandbox {
 
 impl Sandbox {
     /// A sandbox whose scratch folder is `scratch` (made now, readable by
-    /// its owner alone, removed when the sandbox is dropped), isolating
-    /// runs as `isolation` says.
+    /// its owner alone, and as root passable by others, whom it does not
+    /// let list it; removed when the sandbox is dropped), isolating runs as
+    /// `isolation` says.
     ///
     /// # Errors
     /// The folder cannot be made.
@@ -129,10 +130,18 @@ impl Sandbox {
         // Absolute: runs in other folders name their files by it.
         let scratch = std::path::absolute(scratch)?;
         let _ = fs::remove_dir_all(&scratch);
+        // As root, others may pass through it (not list it): a box of a
+        // user of its own is given a game file of it without staging.
+        let mode = if nix::unistd::geteuid().is_root() {
+            0o711
+        } else {
+            0o700
+        };
         fs::DirBuilder::new()
             .recursive(true)
-            .mode(0o700)
+            .mode(mode)
             .create(&scratch)?;
+        fs::set_permissions(&scratch, std::os::unix::fs::PermissionsExt::from_mode(mode))?;
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.push(scratch.clone());
         }

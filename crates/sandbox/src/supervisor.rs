@@ -101,7 +101,7 @@ pub fn supervise(args: &[OsString]) -> ! {
     match staged {
         Some(Ok((stage, rewritten))) => {
             args = rewritten;
-            *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(stage);
+            *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = stage;
         }
         // Not staged: the box runs as root without capabilities.
         Some(Err(_)) => args[7] = "boxed".into(),
