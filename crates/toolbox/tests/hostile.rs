@@ -18,7 +18,7 @@ use crate::support::{Scratch, marker, processes_with, root, run_cz, run_cz_with}
 
 /// Whether bubblewrap makes a box here; when `CZ_REQUIRE_ISOLATION` is
 /// set, it must.
-fn isolation_here() -> bool {
+pub(crate) fn isolation_here() -> bool {
     let made = Command::new("bwrap")
         .args(["--unshare-user", "--unshare-pid", "--unshare-net"])
         .args(["--ro-bind", "/", "/", "true"])

@@ -6,4 +6,5 @@ mod grade;
 mod hostile;
 mod play;
 mod puzzles;
+mod root;
 mod support;

@@ -1,7 +1,7 @@
 //! Helpers shared by the test modules.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The repository root (the top of the workspace).
 pub fn root() -> PathBuf {
@@ -32,13 +32,27 @@ pub fn run_cz(args: &[&str], stdin: &[u8]) -> std::process::Output {
 
 /// [`run_cz`] with more variables in its environment.
 pub fn run_cz_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> std::process::Output {
-    run_cz_within(args, stdin, env, 600).unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
+    run_cz_as(&[], args, stdin, env)
+}
+
+/// [`run_cz_with`], `cz` started by the command `wrapper` (its program
+/// and arguments, `cz`'s path and arguments appended: `setpriv --reuid
+/// ...` to run it as another user), or as it is when `wrapper` is empty.
+pub fn run_cz_as(
+    wrapper: &[&str],
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+) -> std::process::Output {
+    run_cz_within(wrapper, args, stdin, env, 600)
+        .unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
 }
 
 /// [`run_cz`] with a deadline: `None` (and the process killed) when it has
 /// not ended within `seconds`. Output is read while it runs, so a large one
 /// cannot block it.
 fn run_cz_within(
+    wrapper: &[&str],
     args: &[&str],
     stdin: &[u8],
     env: &[(&str, &str)],
@@ -47,7 +61,16 @@ fn run_cz_within(
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::Duration;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+    let cz = env!("CARGO_BIN_EXE_cz");
+    let mut command = match wrapper.split_first() {
+        Some((program, words)) => {
+            let mut c = Command::new(program);
+            c.args(words).arg(cz);
+            c
+        }
+        None => Command::new(cz),
+    };
+    let mut child = command
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -102,13 +125,26 @@ pub fn marker(k: u32) -> String {
     format!("{}{k}", 900_000 + std::process::id() % 100_000)
 }
 
-/// A scratch folder for one test (`cz-NAME-PID` in the temporary folder),
+/// A scratch folder for one test (`cz-NAME-PID` in the temporary folder,
+/// or in cargo's: [`Scratch::in_target`]),
 /// removed when dropped, so a failing test leaves nothing behind.
 pub struct Scratch(PathBuf);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("cz-{name}-{}", std::process::id()));
+        Scratch::under(&std::env::temp_dir(), name)
+    }
+
+    /// A scratch folder in cargo's temporary folder for tests
+    /// (`target/tmp`): outside /tmp, which a box replaces with a fresh one,
+    /// so it stands where a class or a grader's home would (in a box that
+    /// shows the whole filesystem, in sight).
+    pub fn in_target(name: &str) -> Scratch {
+        Scratch::under(Path::new(env!("CARGO_TARGET_TMPDIR")), name)
+    }
+
+    fn under(base: &Path, name: &str) -> Scratch {
+        let dir = base.join(format!("cz-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
