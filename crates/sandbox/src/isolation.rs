@@ -333,6 +333,10 @@ impl BoxSpec<'_> {
         if !held {
             push(&[os("--dir"), self.dir.as_os_str()]);
         }
+        // The box's root, where bubblewrap made the folders on the way to
+        // what it binds, is read-only too: a run writes only to its fresh
+        // places, which are sized.
+        push(&[os("--remount-ro"), os("/")]);
         push(&[os("--chdir"), self.dir.as_os_str(), os("--")]);
         // The box's first process limits the processes of the box's user
         // (in the box's own user namespace: the box's alone) and becomes
@@ -416,6 +420,7 @@ mod tests {
             "--setenv HOME /tmp",
             "--ro-bind /usr /usr",
             "--remount-ro /dev",
+            "--remount-ro / --chdir",
         ] {
             assert!(text.contains(needed), "{needed}: {text}");
         }
