@@ -48,10 +48,10 @@ pub fn run_cz_as(
         .unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
 }
 
-/// [`run_cz`] with a deadline: `None` (and the process killed) when it has
-/// not ended within `seconds`. Output is read while it runs, so a large one
-/// cannot block it.
-fn run_cz_within(
+/// [`run_cz_as`] with a deadline: `None` (and the process killed) when it
+/// has not ended within `seconds`. Output is read while it runs, so a large
+/// one cannot block it.
+pub fn run_cz_within(
     wrapper: &[&str],
     args: &[&str],
     stdin: &[u8],
