@@ -450,24 +450,27 @@ fn a_run_cannot_raise_its_limits() {
 }
 
 /// A run that fills /dev/shm, /tmp and /var/tmp and memory files, with
-/// children holding memory, is held to its box's memory: the machine's
-/// shared memory never grew by more than the limit of each box running at
-/// once (and some slack), and each such case either found a write refused
-/// (and answered right) or is a memory breach; never a crash, a timeout
-/// or a wrong answer (its writes all taken).
+/// children holding memory, is held to its box's memory: each such case
+/// either found a write refused before it held more than the box's limit
+/// (and answered right: the candidate counts what it held at once, its
+/// files and memory together, the machine's shared memory it took) or is a
+/// memory breach (the box's group ended a process of it; on any case the
+/// box ran while full); never a crash, a timeout or a wrong answer. The
+/// machine's `Shmem:` is sampled too, and said, but not held to a bound:
+/// other tests of this binary run boxes at the same time.
 #[test]
 fn a_run_cannot_fill_the_machine_memory() {
     let Some(g) = root_grade() else { return };
-    let most = (JOBS * MEMORY_MB + 128) << 20;
-    assert!(
-        g.shmem_growth <= most,
-        "the machine's shared memory grew by {} MiB during the grade, over {} MiB ({JOBS} boxes at once of {MEMORY_MB} MB, and 128 MiB)",
-        g.shmem_growth >> 20,
-        most >> 20
+    eprintln!(
+        "the machine's shared memory grew by {} MiB at most during the grade",
+        g.shmem_growth >> 20
     );
     let c = g.candidate("fill");
-    for field in ["defined_failures", "crashes", "timeouts", "not_run"] {
+    for field in ["crashes", "timeouts", "not_run"] {
         assert_eq!(c[field], 0, "{}", g.summary("fill"));
+    }
+    for group in c["groups"].as_array().unwrap() {
+        assert_eq!(group["kind"], "memory", "{}: {group}", g.summary("fill"));
     }
 }
 
