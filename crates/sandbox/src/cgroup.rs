@@ -76,7 +76,7 @@ impl BoxGroup {
         }
         let mut group = BoxGroup { dirs: Vec::new() };
         for (controller, base) in places() {
-            sweep(&base);
+            sweep(&base, PREFIX);
             let dir = base.join(format!("{PREFIX}{}", std::process::id()));
             let _ = fs::remove_dir(&dir);
             if fs::create_dir(&dir).is_err() {
@@ -236,15 +236,16 @@ fn counter(path: &Path, name: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Removes the empty groups of supervisors that are gone (one killed
-/// before it could remove its own).
-fn sweep(base: &Path) {
+/// Removes the empty folders of `base` named `prefix` and the pid of a
+/// supervisor that is gone (one killed before it could remove its own):
+/// its control groups, its staging folder.
+pub(super) fn sweep(base: &Path, prefix: &str) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
             continue;
         };
         if !Path::new("/proc").join(pid).exists() {

@@ -60,7 +60,7 @@ impl Stage {
         } else {
             std::env::temp_dir()
         };
-        sweep(&base);
+        super::cgroup::sweep(&base, PREFIX);
         let dir = base.join(format!("{PREFIX}{}", std::process::id()));
         let _ = fs::remove_dir(&dir);
         fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -142,21 +142,5 @@ impl Drop for Stage {
     fn drop(&mut self) {
         let _ = umount2(&self.dir, MntFlags::MNT_DETACH);
         let _ = fs::remove_dir(&self.dir);
-    }
-}
-
-/// Removes the staging folders of supervisors that are gone.
-fn sweep(base: &Path) {
-    let Ok(entries) = fs::read_dir(base) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
-            continue;
-        };
-        if !Path::new("/proc").join(pid).exists() {
-            let _ = fs::remove_dir(entry.path());
-        }
     }
 }
