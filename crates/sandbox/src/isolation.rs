@@ -449,7 +449,7 @@ mod tests {
         );
         let text = argv.join(" ");
         assert!(
-            text.contains("--dir /work/class --chdir /work/class"),
+            text.contains("--dir /work/class --remount-ro / --chdir /work/class"),
             "{text}"
         );
         assert!(!text.contains("--ro-bind /usr/lib /usr/lib"), "{text}");
