@@ -73,7 +73,7 @@ pub(super) fn said(expect: Code, outcome: &Outcome) -> String {
 
 /// What a run says about the candidate's answer to a file.
 #[derive(Debug, PartialEq, Eq)]
-enum Answer {
+enum RunAnswer {
     /// It printed this code.
     Code(u8),
     /// It printed no code: a crash.
@@ -84,11 +84,11 @@ enum Answer {
 /// timed out, ran out of memory or was not run: how long a run takes and
 /// how much memory it holds depend on the machine's load too). The exit
 /// status does not count: the code printed decides (r[decision.exit-status]).
-fn answer(expect: Code, outcome: &Outcome) -> Option<Answer> {
+fn answer(expect: Code, outcome: &Outcome) -> Option<RunAnswer> {
     match outcome {
-        Outcome::Pass | Outcome::ExitStatus { .. } => Some(Answer::Code(expect.number())),
-        Outcome::Mismatch { got } => Some(Answer::Code(*got)),
-        Outcome::Crash { .. } => Some(Answer::NoCode),
+        Outcome::Pass | Outcome::ExitStatus { .. } => Some(RunAnswer::Code(expect.number())),
+        Outcome::Mismatch { got } => Some(RunAnswer::Code(*got)),
+        Outcome::Crash { .. } => Some(RunAnswer::NoCode),
         Outcome::Timeout | Outcome::MemoryExceeded { .. } | Outcome::Skipped => None,
     }
 }
