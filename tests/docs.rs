@@ -11,6 +11,8 @@
 //! - every crate named `connectz-*` in the docs exists;
 //! - `ARCHITECTURE.md`'s list of crates that do not forbid unsafe code
 //!   against each crate's roots;
+//! - `ARCHITECTURE.md`'s API crates against the crates without
+//!   `publish = false`, and a version on each path dependency they ship;
 //! - one definition per type name across the workspace's Rust files.
 //!
 //! Each failure says what to write where. The comparisons are plain
@@ -81,23 +83,8 @@ fn cargo_metadata() -> Value {
 /// The workspace members of a `cargo metadata` answer with their
 /// dependencies by kind.
 fn workspace_members(metadata: &Value) -> Vec<CrateDependencies> {
-    let members: BTreeSet<&str> = metadata
-        .get("workspace_members")
-        .and_then(Value::as_array)
-        .expect("workspace_members")
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
-    let packages = metadata
-        .get("packages")
-        .and_then(Value::as_array)
-        .expect("packages");
     let mut crates = Vec::new();
-    for package in packages {
-        let id = package.get("id").and_then(Value::as_str).expect("id");
-        if !members.contains(id) {
-            continue;
-        }
+    for package in member_packages(metadata) {
         let name = package.get("name").and_then(Value::as_str).expect("name");
         let mut deps = CrateDependencies {
             name: name.to_string(),
@@ -120,6 +107,24 @@ fn workspace_members(metadata: &Value) -> Vec<CrateDependencies> {
     }
     crates.sort_by(|a, b| a.name.cmp(&b.name));
     crates
+}
+
+/// The packages of a `cargo metadata` answer that are workspace members.
+fn member_packages(metadata: &Value) -> Vec<&Value> {
+    let members: BTreeSet<&str> = metadata
+        .get("workspace_members")
+        .and_then(Value::as_array)
+        .expect("workspace_members")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    metadata
+        .get("packages")
+        .and_then(Value::as_array)
+        .expect("packages")
+        .iter()
+        .filter(|p| members.contains(p.get("id").and_then(Value::as_str).expect("id")))
+        .collect()
 }
 
 /// The fuzz crate's dependencies and its targets (the `[[bin]]` names, in
@@ -573,6 +578,147 @@ fn crates_that_allow_unsafe_are_the_ones_architecture_names() {
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
 }
 
+// ---------------------------------------------------- the API crates publish
+
+/// A crate as publishing sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Publishing {
+    name: String,
+    /// Without `publish = false`.
+    publishable: bool,
+    /// Its normal and build dependencies by path, each with its version
+    /// requirement (`*` when the manifest gives none).
+    shipped_paths: Vec<(String, String)>,
+}
+
+/// Every workspace member and the fuzz crate as publishing sees them.
+fn publishing_in_code() -> Vec<Publishing> {
+    let metadata = cargo_metadata();
+    let mut crates = Vec::new();
+    for package in member_packages(&metadata) {
+        // `publish`: null for any registry, `[]` for `publish = false`.
+        let publishable = match package.get("publish") {
+            Some(Value::Array(registries)) => !registries.is_empty(),
+            _ => true,
+        };
+        let shipped_paths = package
+            .get("dependencies")
+            .and_then(Value::as_array)
+            .expect("dependencies")
+            .iter()
+            .filter(|d| d.get("kind").and_then(Value::as_str) != Some("dev"))
+            .filter(|d| d.get("path").is_some_and(|p| !p.is_null()))
+            .map(|d| {
+                let field = |key: &str| d.get(key).and_then(Value::as_str).expect(key).to_string();
+                (field("name"), field("req"))
+            })
+            .collect();
+        crates.push(Publishing {
+            name: package
+                .get("name")
+                .and_then(Value::as_str)
+                .expect("name")
+                .to_string(),
+            publishable,
+            shipped_paths,
+        });
+    }
+    // The fuzz crate is its own workspace: its manifest says it.
+    let fuzz = read(&root().join("fuzz/Cargo.toml"));
+    crates.push(Publishing {
+        name: fuzz_manifest(&fuzz).0.name,
+        publishable: !fuzz.lines().any(|l| l.trim() == "publish = false"),
+        shipped_paths: Vec::new(),
+    });
+    crates.sort_by(|a, b| a.name.cmp(&b.name));
+    crates
+}
+
+/// The crates `ARCHITECTURE.md` calls API crates: the names in backticks
+/// after the colon of its sentence that begins "**API crates**", up to the
+/// sentence's full stop.
+fn api_crates_named(architecture: &str) -> Result<BTreeSet<String>, String> {
+    let sentence = architecture
+        .split("**API crates**")
+        .nth(1)
+        .and_then(|rest| rest.split_once(':'))
+        .and_then(|(_, rest)| rest.split_once('.'))
+        .map(|(list, _)| list)
+        .ok_or(
+            "ARCHITECTURE.md needs a sentence \"**API crates** (...): `a`, `b`.\" naming the \
+             crates that may be published",
+        )?;
+    let names: BTreeSet<String> = sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    if names.is_empty() {
+        return Err(
+            "ARCHITECTURE.md's \"**API crates**\" sentence names no crate in backticks".into(),
+        );
+    }
+    Ok(names)
+}
+
+/// What keeps the API crates from being published as the docs say; empty
+/// when the crates without `publish = false` are exactly the API crates and
+/// every path dependency they ship is another API crate with a version.
+fn publishing_problems(api: &BTreeSet<String>, code: &[Publishing]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let publishable: BTreeSet<String> = code
+        .iter()
+        .filter(|c| c.publishable)
+        .map(|c| c.name.clone())
+        .collect();
+    for name in publishable.difference(api) {
+        problems.push(format!(
+            "crate `{name}` has no `publish = false` but ARCHITECTURE.md does not call it an API \
+             crate: write `publish = false` in its [package], or name it among the API crates"
+        ));
+    }
+    for name in api.difference(&publishable) {
+        let known = code.iter().any(|c| &c.name == name);
+        problems.push(if known {
+            format!(
+                "ARCHITECTURE.md calls `{name}` an API crate but its manifest says \
+                 `publish = false`: remove that line, or the crate from the API crates"
+            )
+        } else {
+            format!("ARCHITECTURE.md calls `{name}` an API crate, which is no crate: remove it")
+        });
+    }
+    for krate in code.iter().filter(|c| api.contains(&c.name)) {
+        for (dep, req) in &krate.shipped_paths {
+            if req == "*" {
+                problems.push(format!(
+                    "API crate `{}` depends on `{dep}` by path with no version, which `cargo \
+                     publish` refuses: write `{dep} = {{ path = \"...\", version = \"<its \
+                     version>\" }}`",
+                    krate.name
+                ));
+            }
+            if !api.contains(dep) {
+                problems.push(format!(
+                    "API crate `{}` ships a dependency on `{dep}`, which is not published: make \
+                     it a dev-dependency, or `{dep}` an API crate",
+                    krate.name
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn api_crates_are_the_publishable_ones_with_versioned_paths() {
+    let architecture = read(&root().join("ARCHITECTURE.md"));
+    let api = api_crates_named(&architecture).unwrap_or_else(|e| panic!("{e}"));
+    let problems = publishing_problems(&api, &publishing_in_code());
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
 // ------------------------------------------------ one definition per name
 
 /// The folders whose `.rs` files are scanned for type definitions.
@@ -920,6 +1066,68 @@ fn a_fuzz_target_added_without_docs_fails_with_the_row_to_write() {
         "{problems}"
     );
     assert!(fuzz_target_problems("d", &[], &targets)[0].contains("lists no fuzz targets"));
+}
+
+#[test]
+fn api_crates_are_read_from_their_sentence() {
+    let doc = "Intro.\n\n**API crates** (publishable, semver'd): `connectz`,\n`connectz-games`. \
+               Every other crate says `publish = false`.\n";
+    let api = api_crates_named(doc).unwrap();
+    assert_eq!(api, ["connectz", "connectz-games"].map(String::from).into());
+    assert!(api_crates_named("No such sentence.").is_err());
+    assert!(api_crates_named("**API crates**: none.").is_err());
+}
+
+#[test]
+fn a_crate_published_against_the_docs_fails_with_what_to_write() {
+    let krate = |name: &str, publishable: bool, paths: &[(&str, &str)]| Publishing {
+        name: name.to_string(),
+        publishable,
+        shipped_paths: paths
+            .iter()
+            .map(|(d, r)| (d.to_string(), r.to_string()))
+            .collect(),
+    };
+    let api: BTreeSet<String> = ["connectz", "connectz-games", "connectz-gone"]
+        .map(String::from)
+        .into();
+    let code = [
+        krate("connectz", true, &[]),
+        krate(
+            "connectz-games",
+            true,
+            &[("connectz", "*"), ("connectz-rng", "^0.1.0")],
+        ),
+        krate("connectz-new", true, &[]),
+        krate("connectz-rng", false, &[]),
+    ];
+    let problems = publishing_problems(&api, &code);
+    let all = problems.join("\n");
+    assert_eq!(problems.len(), 4, "{all}");
+    assert!(
+        all.contains("crate `connectz-new` has no `publish = false`"),
+        "{all}"
+    );
+    assert!(
+        all.contains("calls `connectz-gone` an API crate, which is no crate"),
+        "{all}"
+    );
+    assert!(
+        all.contains("`connectz-games` depends on `connectz` by path with no version"),
+        "{all}"
+    );
+    assert!(
+        all.contains("ships a dependency on `connectz-rng`, which is not published"),
+        "{all}"
+    );
+    // Versions on every path, the API crates the publishable ones: nothing to say.
+    let fixed = [
+        krate("connectz", true, &[]),
+        krate("connectz-games", true, &[("connectz", "^0.1.0")]),
+        krate("connectz-rng", false, &[("connectz", "*")]),
+    ];
+    let api: BTreeSet<String> = ["connectz", "connectz-games"].map(String::from).into();
+    assert!(publishing_problems(&api, &fixed).is_empty());
 }
 
 #[test]
