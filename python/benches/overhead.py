@@ -6,7 +6,7 @@ A bench, not a test: run it by hand on the installed package,
 
     python python/benches/overhead.py [rounds]
 
-from a clone (it reads tests/data/solver/).
+from a clone (it reads crates/games/tests/data/solver/).
 """
 
 import statistics

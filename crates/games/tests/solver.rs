@@ -9,7 +9,7 @@ use connectz_games::solver::{Position, PositionError, Shape, Solver};
 fn check_set(name: &str) -> (usize, f64) {
     let text = fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/data/solver")
+            .join("tests/data/solver")
             .join(name),
     )
     .unwrap();
@@ -260,7 +260,7 @@ fn the_widest_and_tallest_frames_fit() {
 fn threads_sharing_a_table_agree_with_one() {
     // Begin-Easy positions: the longest searches of the shared sets.
     let text = fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver/Test_L1_R1"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/solver/Test_L1_R1"),
     )
     .unwrap();
     let mut one = Solver::with_table_mb(8);
@@ -454,7 +454,7 @@ fn bounds_and_best_columns_agree_with_exact_scores() {
     // win at once, some lost): at_least_within is the exact score compared,
     // and best_within's column has the best of every column's exact score.
     let text = fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver/Test_L2_R1"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/solver/Test_L2_R1"),
     )
     .unwrap();
     let mut solver = Solver::with_table_mb(8);

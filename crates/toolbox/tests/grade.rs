@@ -8,160 +8,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{Scratch, marker, processes_with, root, run_cz};
-
-fn stdout(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A manifest of shell candidates: (name, script below tests/fixtures).
-fn manifest(at: &Path, candidates: &[(&str, &str)]) {
-    let fixtures = root().join("tests/fixtures");
-    let mut text = String::new();
-    for (name, script) in candidates {
-        text.push_str(&format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [\"sh\", \"{script}\"]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
-            fixtures.display()
-        ));
-    }
-    fs::write(at, text).unwrap();
-}
-
-/// Grades the shell candidates `candidates` (as [`manifest`] names them)
-/// with `cases` generated games, the reports written into `scratch` as
-/// r.json, r.xml and r.html.
-fn grade_in_four_forms(
-    scratch: &Scratch,
-    candidates: &[(&str, &str)],
-    cases: &str,
-) -> std::process::Output {
-    let toml = scratch.path("class.toml");
-    manifest(&toml, candidates);
-    run_cz(
-        &[
-            "grade",
-            toml.to_str().unwrap(),
-            "--cases",
-            cases,
-            "--json",
-            &scratch.str("r.json"),
-            "--junit",
-            &scratch.str("r.xml"),
-            "--html",
-            &scratch.str("r.html"),
-        ],
-        b"",
-    )
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
-
-#[test]
-fn a_class_is_ranked_and_reported_in_four_forms() {
-    let scratch = Scratch::new("grade-class");
-    let out = grade_in_four_forms(
-        &scratch,
-        &[
-            ("seven-is-three", "seven-is-three.sh"),
-            ("says-usage", "class/says-usage.sh"),
-            ("reference", "class/reference.sh"),
-            ("two-bugs", "two-bugs-one-answer.sh"),
-        ],
-        "18",
-    );
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    // The leaderboard: fewest defined failures first.
-    let order: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("  #  candidate"))
-        .skip(1)
-        .take(4)
-        .map(|l| l.split_whitespace().nth(1).unwrap())
-        .collect();
-    assert_eq!(
-        order,
-        ["reference", "says-usage", "seven-is-three", "two-bugs"],
-        "{text}"
-    );
-    assert!(text.contains("FAIL    rule.winnable [defined]: "), "{text}");
-    // A case whose bytes another case has (a spec example shipped as a
-    // file too) is not run again: every such case, for each candidate.
-    let cases: Vec<_> = connectz_check::corpus()
-        .into_iter()
-        .chain(connectz_check::generated(18, 1))
-        .collect();
-    let unique: std::collections::HashSet<&[u8]> =
-        cases.iter().map(|c| c.bytes.as_slice()).collect();
-    let again = 4 * (cases.len() - unique.len());
-    assert!(again > 0);
-    assert!(
-        text.contains(&format!("; {again} cases not run again (same input)")),
-        "{text}"
-    );
-    assert!(text.contains("  FAIL no argument: expected \"connectz.py: Provide one input file\\n\", got \"\" (exit status 1)"), "{text}");
-    // JSON: the same order, and the numbers behind it.
-    let doc = json(&scratch.path("r.json"));
-    let candidates = doc["candidates"].as_array().unwrap();
-    let names: Vec<&str> = candidates
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, order);
-    assert_eq!(doc["all_passed"], false);
-    assert_eq!(doc["cases"]["generated"], 18);
-    let total = doc["cases"]["total"].as_u64().unwrap();
-    assert_eq!(candidates[0]["defined_failures"], 0);
-    assert_eq!(candidates[1]["defined_failures"], 2);
-    let seven = &candidates[2];
-    let winnable = seven["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["rule"] == "rule.winnable")
-        .unwrap();
-    assert_eq!(winnable["kind"], "wrong");
-    assert!(winnable["count"].as_u64().unwrap() >= 5, "{winnable}");
-    for case in winnable["cases"].as_array().unwrap() {
-        assert_eq!(case["expected"], 7);
-        assert_eq!(case["got"], 3);
-    }
-    let area = |c: &Value, name: &str| -> (u64, u64) {
-        let a = c["areas"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["name"] == name)
-            .unwrap();
-        (a["passed"].as_u64().unwrap(), a["total"].as_u64().unwrap())
-    };
-    let (passed, all) = area(seven, "winnability");
-    assert!(passed < all && all >= 10, "{passed}/{all}");
-    // The four argument checks, two of them failed, and no game file: the
-    // games of code.table count in rules.
-    assert_eq!(area(&candidates[1], "command-line"), (2, 4));
-    // JUnit: a suite per candidate, a case per case and check.
-    let xml = fs::read_to_string(scratch.path("r.xml")).unwrap();
-    assert_eq!(xml.matches("<testsuite ").count(), 4);
-    assert_eq!(xml.matches("<testcase ").count() as u64, 4 * (total + 4));
-    assert!(xml.contains("<testsuite name=\"seven-is-three\""));
-    assert!(
-        xml.contains(
-            "<failure type=\"rule.winnable\" message=\"expected 7 (illegal game), got 3\">"
-        )
-    );
-    assert!(xml.contains("<testcase classname=\"says-usage.command-line\" name=\"no argument\""));
-    // HTML: one page, no external file, the boards inline.
-    let html = fs::read_to_string(scratch.path("r.html")).unwrap();
-    assert!(html.starts_with("<!doctype html>"));
-    assert!(
-        !html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("<script")
-    );
-    assert!(html.contains("<img class=\"board\""));
-    assert!(html.contains("id=\"clause-rule-winnable\""));
-}
+use crate::support::{
+    Scratch, grade_in_four_forms, json, manifest, marker, processes_with, root, run_cz, stdout,
+};
 
 #[test]
 fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
@@ -176,8 +25,8 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
             "9",
             "--each",
             "sh {}",
-            "tests/fixtures/class/reference.sh",
-            "tests/fixtures/empty-is-incomplete.sh",
+            "crates/toolbox/tests/fixtures/class/reference.sh",
+            "crates/toolbox/tests/fixtures/empty-is-incomplete.sh",
         ],
         b"",
     );
@@ -187,11 +36,13 @@ fn each_makes_a_candidate_per_path_and_all_passing_is_exit_zero() {
     // Both pass every defined case; the one without impl notes leads,
     // whatever the speed.
     assert!(
-        text.contains("== 1. reference.sh: sh tests/fixtures/class/reference.sh"),
+        text.contains("== 1. reference.sh: sh crates/toolbox/tests/fixtures/class/reference.sh"),
         "{text}"
     );
     assert!(
-        text.contains("== 2. empty-is-incomplete.sh: sh tests/fixtures/empty-is-incomplete.sh"),
+        text.contains(
+            "== 2. empty-is-incomplete.sh: sh crates/toolbox/tests/fixtures/empty-is-incomplete.sh"
+        ),
         "{text}"
     );
     assert!(
@@ -213,7 +64,7 @@ fn terminal_escapes_a_candidate_writes_are_shown_escaped() {
     let evil = scratch.path("evil\x1b]0;TITLE\x07\x1b[2J");
     fs::create_dir(&evil).unwrap();
     fs::copy(
-        root().join("tests/fixtures/class/escapes.sh"),
+        root().join("crates/toolbox/tests/fixtures/class/escapes.sh"),
         evil.join("connectz.sh"),
     )
     .unwrap();
@@ -296,6 +147,7 @@ fn the_code_printed_decides_and_an_exit_status_is_a_note() {
             ("reference", "class/reference.sh"),
         ],
         "9",
+        &[],
     );
     let text = stdout(&out);
     // Notes are no failures: every candidate passed every defined case.
@@ -369,7 +221,7 @@ fn the_code_printed_decides_and_an_exit_status_is_a_note() {
             "0",
             "--",
             "sh",
-            "tests/fixtures/class/exits-with-code.sh",
+            "crates/toolbox/tests/fixtures/class/exits-with-code.sh",
         ],
         b"",
     );
@@ -539,7 +391,7 @@ fn a_candidate_that_hangs_is_given_up_on() {
             "2",
             "--each",
             &template,
-            "tests/fixtures/class/hangs.sh",
+            "crates/toolbox/tests/fixtures/class/hangs.sh",
         ],
         b"",
     );
@@ -557,48 +409,6 @@ fn a_candidate_that_hangs_is_given_up_on() {
     assert_eq!(processes_with(&m), Vec::<String>::new());
 }
 
-#[test]
-fn bad_manifests_and_templates_are_usage_errors() {
-    let scratch = Scratch::new("grade-usage");
-    let bad = scratch.path("bad.toml");
-    fs::write(&bad, "[[candidate]]\nname = \"a\"\n").unwrap();
-    let twice = scratch.path("twice.toml");
-    fs::write(
-        &twice,
-        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n",
-    )
-    .unwrap();
-    let nodir = scratch.path("nodir.toml");
-    fs::write(
-        &nodir,
-        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\ndir = \"no/such/folder\"\n",
-    )
-    .unwrap();
-    let cases: [(Vec<&str>, &str); 6] = [
-        (
-            vec!["grade", bad.to_str().unwrap()],
-            "missing field `command`",
-        ),
-        (
-            vec!["grade", twice.to_str().unwrap()],
-            "two candidates are named \"a\"",
-        ),
-        (vec!["grade", nodir.to_str().unwrap()], "is not a folder"),
-        (vec!["grade", "no-such.toml"], "no-such.toml"),
-        (
-            vec!["grade", "--each", "python3 connectz.py", "a"],
-            "has no {}",
-        ),
-        (vec!["grade", "a.toml", "b.toml"], "give one manifest"),
-    ];
-    for (args, says) in cases {
-        let out = run_cz(&args, b"");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(says), "{args:?}: {err}");
-    }
-}
-
 /// Stopped part way (SIGTERM, as a CI job's time limit or a reviewer's
 /// Ctrl-C would), `cz grade` ends every run, exits with 130 and leaves
 /// valid JSON, JUnit and HTML reports of the candidates finished so far,
@@ -606,10 +416,10 @@ fn bad_manifests_and_templates_are_usage_errors() {
 #[test]
 fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let scratch = Scratch::new("grade-interrupt");
     let m = marker(11);
-    let fixtures = root().join("tests/fixtures");
+    let fixtures = root().join("crates/toolbox/tests/fixtures");
     let toml = scratch.path("class.toml");
     let candidate = |name: &str, words: &str| {
         format!(
@@ -646,12 +456,9 @@ fn an_interrupted_grade_leaves_the_reports_of_the_candidates_finished() {
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .map_or(0, |v| v["candidates"].as_array().map_or(0, Vec::len))
     };
-    let start = Instant::now();
+    // No deadline (tests assert counts, never clocks): a grade that never
+    // finishes its quick candidates hangs this test, and the runner ends it.
     while graded(&json_path) < 2 {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "the quick candidates did not finish"
-        );
         assert!(child.try_wait().unwrap().is_none(), "cz grade ended early");
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -744,7 +551,7 @@ fn the_fast_defaults_find_what_a_flat_limit_finds() {
     let scratch = Scratch::new("grade-same-findings");
     let toml = scratch.path("class.toml");
     let m = marker(12);
-    let fixtures = root().join("tests/fixtures");
+    let fixtures = root().join("crates/toolbox/tests/fixtures");
     let mut text = String::new();
     for (name, words) in [
         ("reference", "\"sh\", \"class/reference.sh\""),
@@ -1001,7 +808,7 @@ fn resume_refuses_journal_lines_that_were_edited_or_cut_short() {
 /// `__name__` and `sys.argv`): the whole report is the same.
 #[test]
 fn the_fork_server_ends_runs_as_fresh_interpreters_do() {
-    let script = root().join("tests/fixtures/python/chameleon.py");
+    let script = root().join("crates/toolbox/tests/fixtures/python/chameleon.py");
     let script = script.to_str().unwrap();
     let check = |extra: &[&str]| {
         let mut args = vec![
@@ -1061,7 +868,7 @@ fn a_fork_server_unfaithful_to_its_candidate_is_said() {
             "3",
             "--",
             "python3",
-            "tests/fixtures/python/unfaithful.py",
+            "crates/toolbox/tests/fixtures/python/unfaithful.py",
         ],
         b"",
     );
@@ -1093,6 +900,7 @@ fn a_candidate_that_answers_at_random_is_nondeterministic() {
             ("seven-is-three", "seven-is-three.sh"),
         ],
         "9",
+        &[],
     );
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
@@ -1147,7 +955,11 @@ fn a_python_candidate_leaves_nothing_behind() {
     let scratch = Scratch::new("fork-hostile");
     let m = marker(13);
     let script = scratch.path(&format!("hostile-{m}.py"));
-    fs::copy(root().join("tests/fixtures/python/hostile.py"), &script).unwrap();
+    fs::copy(
+        root().join("crates/toolbox/tests/fixtures/python/hostile.py"),
+        &script,
+    )
+    .unwrap();
     let out = run_cz(
         &[
             "check",
@@ -1180,7 +992,7 @@ fn a_python_candidate_leaves_nothing_behind() {
 fn a_manifest_says_how_to_read_an_answer() {
     let scratch = Scratch::new("grade-answer");
     let manifest = scratch.path("class.toml");
-    let dir = root().join("tests/fixtures/class");
+    let dir = root().join("crates/toolbox/tests/fixtures/class");
     let words = [
         "Draw",
         "Player 1 wins",

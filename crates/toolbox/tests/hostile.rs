@@ -1,5 +1,5 @@
 //! Grading strangers' code: hostile candidates held by the box
-//! (tests/fixtures/hostile: each attacks the grader, then answers right only
+//! (crates/toolbox/tests/fixtures/hostile: each attacks the grader, then answers right only
 //! if every attack was held), and the same findings whatever the machine's
 //! load. The attacks need bubblewrap; where it cannot make a box these tests
 //! say so and pass, unless `CZ_REQUIRE_ISOLATION` is set (`.ci/run` sets it).
@@ -11,10 +11,8 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde_json::Value;
-
 use crate::grade::findings;
-use crate::support::{Scratch, marker, processes_with, root, run_cz, run_cz_with};
+use crate::support::{Scratch, json, marker, processes_with, root, run_cz, run_cz_with};
 
 /// Whether bubblewrap makes a box here; when `CZ_REQUIRE_ISOLATION` is
 /// set, it must.
@@ -56,11 +54,7 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// Every attack of tests/fixtures/hostile is held: killing the parent and
+/// Every attack of crates/toolbox/tests/fixtures/hostile is held: killing the parent and
 /// leaving a sleeper, rewriting another candidate, the manifest, the
 /// grader's reports and journal, planting files, patching the fork server,
 /// reading standard input, holding descriptors, reaching a port of the
@@ -79,14 +73,14 @@ fn hostile_candidates_are_held_by_the_box() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
-    let fixtures = root().join("tests/fixtures/hostile");
+    let fixtures = root().join("crates/toolbox/tests/fixtures/hostile");
     let before = files(&fixtures);
     let m = marker(20);
     let report = reports.join("r.json");
     let out = run_cz_with(
         &[
             "grade",
-            "tests/fixtures/hostile/grade.toml",
+            "crates/toolbox/tests/fixtures/hostile/grade.toml",
             "--cases",
             "9",
             "--isolation",
@@ -196,7 +190,7 @@ fn a_class_graded_under_load_has_the_same_findings() {
         let out = run_cz(
             &[
                 "grade",
-                "tests/fixtures/class/grade.toml",
+                "crates/toolbox/tests/fixtures/class/grade.toml",
                 "--cases",
                 "40",
                 "--json",
@@ -244,7 +238,7 @@ fn a_quadratic_candidate_fails_the_defaults() {
             "0",
             "--",
             "python3",
-            "tests/fixtures/class/full_scan.py",
+            "crates/toolbox/tests/fixtures/class/full_scan.py",
         ],
         b"",
     );

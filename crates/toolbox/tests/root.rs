@@ -1,16 +1,18 @@
 //! Grading as root, as CI does (issue 40): the hostile candidates of
-//! tests/fixtures/hostile/root.toml, each an attack that got through a box
+//! crates/toolbox/tests/fixtures/hostile/root.toml, each an attack that got through a box
 //! of bubblewrap alone when the grader ran as root (a run was root in its
 //! user namespace with almost every capability, saw the whole filesystem
 //! and had the grader's whole environment).
 //!
-//! The class is graded once, from a copy of tests/fixtures/hostile in
+//! The class is graded once, from a copy of crates/toolbox/tests/fixtures/hostile in
 //! cargo's temporary folder (where a class stands, in sight of a box that
 //! shows the whole filesystem), with a secret in the grader's home (a
 //! scratch folder there too), another in its environment, unix sockets
 //! listening beside the manifest and in that home, and the machine's
-//! shared memory sampled throughout; one test per attack then reads the
-//! reports. The key attacks are graded again with `cz` started as an
+//! shared memory sampled throughout; one check per attack then reads the
+//! reports (all in one test, `the_root_class_is_held`, so the class is
+//! graded once however the tests are run). The key attacks are graded
+//! again with `cz` started as an
 //! ordinary user (`nobody`). Two kinds of candidate: an attack that
 //! answers right (through `$CONNECTZ`, which its table gives it) only when
 //! it was held, so it must pass every case; and a cheat, with no judge of
@@ -23,13 +25,13 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use crate::hostile::isolation_here;
-use crate::support::{Scratch, marker, root, run_cz_within};
+use crate::support::{Scratch, marker, root, run_cz_as};
 
 /// The limits the class is graded under: the candidates are written for
 /// them (a time limit of 2 s, 16 processes, 256 MB).
@@ -40,15 +42,10 @@ const PROCESSES: &str = "16";
 /// shared memory may grow by this many times the limit.
 const JOBS: u64 = 2;
 
-/// A guard against a grade that hangs, not a measure of speed (the grade
-/// takes about a minute once every attack is held; on a box that lets
-/// them through, ten on a loaded machine).
-const DEADLINE_S: u64 = 1200;
-
 /// The user `cz` runs as in the ordinary user's grade.
 const NOBODY: &str = "65534";
 
-/// One grade of a copy of tests/fixtures/hostile, and what it left.
+/// One grade of a copy of crates/toolbox/tests/fixtures/hostile, and what it left.
 struct Grade {
     /// `cz`'s exit status.
     status: Option<i32>,
@@ -72,14 +69,102 @@ struct Grade {
     secrets: Vec<String>,
 }
 
-/// The class of root.toml graded as root (as the tests run), once for all
-/// the tests of this module; `None` where bubblewrap cannot make a box.
-fn root_grade() -> Option<&'static Grade> {
-    static GRADE: OnceLock<Option<Grade>> = OnceLock::new();
-    GRADE
-        .get_or_init(|| isolation_here().then(|| grade("root.toml", None)))
-        .as_ref()
+/// The class of root.toml graded as root (as the tests run), once, and
+/// every check of an attack below run on it: one test, so that a runner
+/// that starts a process per test (nextest, as CI runs the tiers) grades
+/// the class once too. Each check that fails is named, with its message.
+#[test]
+fn the_root_class_is_held() {
+    if !isolation_here() {
+        return;
+    }
+    let g = grade("root.toml", None);
+    let failed: Vec<String> = CHECKS
+        .iter()
+        .filter_map(|(name, check)| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&g)))
+                .err()
+                .map(|e| {
+                    let why = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    format!("{name}: {why}")
+                })
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} checks failed:\n{}",
+        failed.len(),
+        CHECKS.len(),
+        failed.join("\n")
+    );
 }
+
+/// A check of the root grade, and its name.
+type Check = (&'static str, fn(&Grade));
+
+/// The checks of the root grade, each named.
+const CHECKS: &[Check] = &[
+    (
+        "the_root_class_is_graded_in_a_box",
+        the_root_class_is_graded_in_a_box,
+    ),
+    (
+        "a_cheat_cannot_find_and_run_the_reference",
+        a_cheat_cannot_find_and_run_the_reference,
+    ),
+    (
+        "a_cheat_cannot_run_a_classmate",
+        a_cheat_cannot_run_a_classmate,
+    ),
+    (
+        "a_cheat_cannot_read_the_corpus",
+        a_cheat_cannot_read_the_corpus,
+    ),
+    (
+        "no_secret_of_the_grader_reaches_a_report",
+        no_secret_of_the_grader_reaches_a_report,
+    ),
+    (
+        "a_run_cannot_remount_and_rewrite_a_classmate",
+        a_run_cannot_remount_and_rewrite_a_classmate,
+    ),
+    (
+        "a_run_cannot_unmount_its_way_to_the_grader",
+        a_run_cannot_unmount_its_way_to_the_grader,
+    ),
+    (
+        "a_run_cannot_trace_or_read_its_parent",
+        a_run_cannot_trace_or_read_its_parent,
+    ),
+    (
+        "a_run_cannot_raise_its_limits",
+        a_run_cannot_raise_its_limits,
+    ),
+    (
+        "a_run_cannot_fill_the_machine_memory",
+        a_run_cannot_fill_the_machine_memory,
+    ),
+    (
+        "an_orphan_burning_cpu_is_held_to_the_time_limit",
+        an_orphan_burning_cpu_is_held_to_the_time_limit,
+    ),
+    (
+        "a_run_finds_nothing_left_by_an_earlier_one",
+        a_run_finds_nothing_left_by_an_earlier_one,
+    ),
+    (
+        "a_run_cannot_reach_a_unix_socket_of_the_machine",
+        a_run_cannot_reach_a_unix_socket_of_the_machine,
+    ),
+    (
+        "random_answers_are_marked_nondeterministic",
+        random_answers_are_marked_nondeterministic,
+    ),
+];
 
 /// The machine's shared memory (`Shmem:` of /proc/meminfo), in bytes.
 fn shmem() -> u64 {
@@ -113,12 +198,15 @@ fn give(path: &Path, uid: Option<u32>) {
     }
 }
 
-/// Grades `manifest` of a copy of tests/fixtures/hostile, as this
+/// Grades `manifest` of a copy of crates/toolbox/tests/fixtures/hostile, as this
 /// process's user, or as the user `uid` (through `setpriv`).
 fn grade(manifest: &str, uid: Option<u32>) -> Grade {
     let scratch = Scratch::in_target(if uid.is_some() { "user" } else { "root" });
     let class = scratch.path("class");
-    copy_folder(&root().join("tests/fixtures/hostile"), &class);
+    copy_folder(
+        &root().join("crates/toolbox/tests/fixtures/hostile"),
+        &class,
+    );
     let victim_file = class.join("victim/connectz.py");
     let victim_before = fs::read(&victim_file).unwrap();
     // The grader's home, with a secret only its owner may read.
@@ -211,10 +299,7 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
         }
         None => Vec::new(),
     };
-    // Nothing here panics (the tests share this grade, and a panic would
-    // have the next test grade again): a grade past the deadline is
-    // reported as such.
-    let out = run_cz_within(&wrapper, &args, b"", &env, DEADLINE_S);
+    let out = run_cz_as(&wrapper, &args, b"", &env);
     done.store(true, Ordering::Relaxed);
     let _ = sampler.join();
     let connections = listeners
@@ -254,15 +339,12 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
     let mut secrets = vec![home_secret, env_secret];
     secrets.extend(shadow);
     Grade {
-        status: out.as_ref().and_then(|o| o.status.code()),
-        text: match &out {
-            Some(o) => format!(
-                "{}{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            ),
-            None => format!("cz grade {manifest} did not end within {DEADLINE_S} s: killed"),
-        },
+        status: out.status.code(),
+        text: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
         doc,
         reports: found,
         journal,
@@ -349,9 +431,7 @@ impl Grade {
 
 /// The grade is in a box, complete, and graded every candidate; the
 /// cheats fail, so the exit status is 1.
-#[test]
-fn the_root_class_is_graded_in_a_box() {
-    let Some(g) = root_grade() else { return };
+fn the_root_class_is_graded_in_a_box(g: &Grade) {
     assert_eq!(g.status, Some(1), "{}", g.text);
     assert_eq!(g.doc["isolation"]["isolated"], true, "{}", g.text);
     assert_eq!(g.doc["complete"], true, "{}", g.text);
@@ -366,25 +446,19 @@ fn the_root_class_is_graded_in_a_box() {
 /// A cheat that looks for the reference (in `$CONNECTZ`, the path, the
 /// cargo target folder, the usual build folders) and runs it finds none:
 /// the environment is cleared and the box shows only what it needs.
-#[test]
-fn a_cheat_cannot_find_and_run_the_reference() {
-    let Some(g) = root_grade() else { return };
+fn a_cheat_cannot_find_and_run_the_reference(g: &Grade) {
     g.passes_nothing("find-reference");
 }
 
 /// A cheat that runs its classmate's `connectz.py` with its interpreter
 /// does not see it: a run sees its own folder alone.
-#[test]
-fn a_cheat_cannot_run_a_classmate() {
-    let Some(g) = root_grade() else { return };
+fn a_cheat_cannot_run_a_classmate(g: &Grade) {
     g.passes_nothing("classmate");
 }
 
 /// A cheat that looks its game file up in the shipped corpus
 /// (`tests/cases/<code>-*`, anywhere in sight) finds no corpus.
-#[test]
-fn a_cheat_cannot_read_the_corpus() {
-    let Some(g) = root_grade() else { return };
+fn a_cheat_cannot_read_the_corpus(g: &Grade) {
     g.passes_nothing("corpus");
 }
 
@@ -392,9 +466,7 @@ fn a_cheat_cannot_read_the_corpus() {
 /// variable of the grader's environment finds none of them: it passes
 /// every case, and no report (text, JSON, HTML, JUnit, the journal)
 /// carries any of them.
-#[test]
-fn no_secret_of_the_grader_reaches_a_report() {
-    let Some(g) = root_grade() else { return };
+fn no_secret_of_the_grader_reaches_a_report(g: &Grade) {
     for secret in &g.secrets {
         assert!(
             !g.text.contains(secret.as_str()),
@@ -410,9 +482,7 @@ fn no_secret_of_the_grader_reaches_a_report() {
 /// A run that remounts every mount read-write and rewrites its classmate
 /// can do neither: the victim's file is as it was and the victim passes
 /// every case.
-#[test]
-fn a_run_cannot_remount_and_rewrite_a_classmate() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_remount_and_rewrite_a_classmate(g: &Grade) {
     assert!(
         g.victim.1.as_ref() == Some(&g.victim.0),
         "the victim's file was changed or removed: {:?}",
@@ -427,25 +497,19 @@ fn a_run_cannot_remount_and_rewrite_a_classmate() {
 
 /// A run that unmounts /tmp and /proc finds neither the grader's scratch
 /// folder nor its case files, and sees only its box's processes.
-#[test]
-fn a_run_cannot_unmount_its_way_to_the_grader() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_unmount_its_way_to_the_grader(g: &Grade) {
     g.passes_everything("unmount");
 }
 
 /// A run can neither trace its parent (the fork server) nor the box's
 /// first process, nor read its parent's memory.
-#[test]
-fn a_run_cannot_trace_or_read_its_parent() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_trace_or_read_its_parent(g: &Grade) {
     g.passes_everything("ptrace");
 }
 
 /// A run cannot raise its box's limits in the control groups, nor hold
 /// more processes than `--processes` gives it.
-#[test]
-fn a_run_cannot_raise_its_limits() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_raise_its_limits(g: &Grade) {
     g.passes_everything("cgroup");
 }
 
@@ -458,9 +522,7 @@ fn a_run_cannot_raise_its_limits() {
 /// box ran while full); never a crash, a timeout or a wrong answer. The
 /// machine's `Shmem:` is sampled too, and said, but not held to a bound:
 /// other tests of this binary run boxes at the same time.
-#[test]
-fn a_run_cannot_fill_the_machine_memory() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_fill_the_machine_memory(g: &Grade) {
     eprintln!(
         "the machine's shared memory grew by {} MiB at most during the grade",
         g.shmem_growth >> 20
@@ -479,9 +541,7 @@ fn a_run_cannot_fill_the_machine_memory() {
 /// right only when their time escaped the limit, so it passes no case;
 /// and the fork server's runs end as fresh ones do (it is not run again
 /// fresh).
-#[test]
-fn an_orphan_burning_cpu_is_held_to_the_time_limit() {
-    let Some(g) = root_grade() else { return };
+fn an_orphan_burning_cpu_is_held_to_the_time_limit(g: &Grade) {
     g.passes_nothing("orphan-cpu");
     g.passes_nothing("orphan-cpu-sh");
     g.not_run_again_fresh("orphan-cpu");
@@ -491,9 +551,7 @@ fn an_orphan_burning_cpu_is_held_to_the_time_limit() {
 /// System V shared memory, a POSIX message queue) finds none left by an
 /// earlier one: it passes every case through its fork server, not only
 /// once run again fresh.
-#[test]
-fn a_run_finds_nothing_left_by_an_earlier_one() {
-    let Some(g) = root_grade() else { return };
+fn a_run_finds_nothing_left_by_an_earlier_one(g: &Grade) {
     g.passes_everything("state");
     g.not_run_again_fresh("state");
 }
@@ -501,9 +559,7 @@ fn a_run_finds_nothing_left_by_an_earlier_one() {
 /// A run that looks for unix sockets (in its folder's parents, the
 /// grader's home, /root, /home, /tmp) reaches none: the sockets listening
 /// beside the manifest and in the grader's home had no connection.
-#[test]
-fn a_run_cannot_reach_a_unix_socket_of_the_machine() {
-    let Some(g) = root_grade() else { return };
+fn a_run_cannot_reach_a_unix_socket_of_the_machine(g: &Grade) {
     for (where_, n) in &g.connections {
         assert_eq!(*n, 0, "the socket {where_} had {n} connections");
     }
@@ -512,9 +568,7 @@ fn a_run_cannot_reach_a_unix_socket_of_the_machine() {
 
 /// A candidate that answers a random code in every run is marked
 /// nondeterministic in the JSON report.
-#[test]
-fn random_answers_are_marked_nondeterministic() {
-    let Some(g) = root_grade() else { return };
+fn random_answers_are_marked_nondeterministic(g: &Grade) {
     assert_eq!(
         g.candidate("random")["nondeterministic"],
         true,

@@ -1,7 +1,10 @@
-//! Helpers shared by the test modules.
+//! Helpers shared by the test modules of both tiers (`main.rs`, the fast
+//! tier, and `slow.rs`): each binary uses a part of them.
+#![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// The repository root (the top of the workspace).
 pub fn root() -> PathBuf {
@@ -22,45 +25,26 @@ pub fn connectz_binary() -> PathBuf {
 
 /// Runs `cz` from the repository root with `stdin` as its input, without
 /// colour, with `$CONNECTZ` naming the reference binary (for the candidate
-/// scripts of tests/fixtures).
-///
-/// The deadline is a guard against a hang, not a measure of speed: tests
-/// assert counts, and must pass on a busy machine.
-pub fn run_cz(args: &[&str], stdin: &[u8]) -> std::process::Output {
+/// scripts of the fixtures), and waits for it: no deadline, since tests
+/// assert counts, never clocks. A test that hangs is the runner's to end
+/// (CI's nextest profile ends a test after 20 minutes; libtest says when a
+/// test has run for over a minute).
+pub fn run_cz(args: &[&str], stdin: &[u8]) -> Output {
     run_cz_with(args, stdin, &[])
 }
 
 /// [`run_cz`] with more variables in its environment.
-pub fn run_cz_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> std::process::Output {
+pub fn run_cz_with(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     run_cz_as(&[], args, stdin, env)
 }
 
 /// [`run_cz_with`], `cz` started by the command `wrapper` (its program
 /// and arguments, `cz`'s path and arguments appended: `setpriv --reuid
 /// ...` to run it as another user), or as it is when `wrapper` is empty.
-pub fn run_cz_as(
-    wrapper: &[&str],
-    args: &[&str],
-    stdin: &[u8],
-    env: &[(&str, &str)],
-) -> std::process::Output {
-    run_cz_within(wrapper, args, stdin, env, 600)
-        .unwrap_or_else(|| panic!("cz {args:?} hung: over 600 s"))
-}
-
-/// [`run_cz_as`] with a deadline: `None` (and the process killed) when it
-/// has not ended within `seconds`. Output is read while it runs, so a large
-/// one cannot block it.
-pub fn run_cz_within(
-    wrapper: &[&str],
-    args: &[&str],
-    stdin: &[u8],
-    env: &[(&str, &str)],
-    seconds: u64,
-) -> Option<std::process::Output> {
+/// Output is read while it runs, so a large one cannot block it.
+pub fn run_cz_as(wrapper: &[&str], args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    use std::time::Duration;
     let cz = env!("CARGO_BIN_EXE_cz");
     let mut command = match wrapper.split_first() {
         Some((program, words)) => {
@@ -88,18 +72,7 @@ pub fn run_cz_within(
         let mut input = input;
         let _ = input.write_all(&stdin);
     });
-    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(seconds)) {
-        Ok(output) => Some(output.unwrap()),
-        Err(_) => {
-            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-            None
-        }
-    }
+    child.wait_with_output().unwrap()
 }
 
 /// Processes whose command line holds `marker`, zombies included.
@@ -168,3 +141,78 @@ impl Drop for Scratch {
 /// A frame small enough to solve at once: 5 x 4, lines of 3 (the side that
 /// moves first wins).
 pub const FRAME_5X4_3: [&str; 6] = ["--width", "5", "--height", "4", "--connect", "3"];
+
+/// The shipped corpus's size and how many of its cases are incomplete
+/// games (code 3): what a candidate that always prints 3 passes.
+pub fn corpus_and_threes() -> (usize, usize) {
+    let corpus = connectz_check::corpus();
+    let threes = corpus
+        .iter()
+        .filter(|case| case.expect == connectz::Code::Incomplete)
+        .count();
+    (corpus.len(), threes)
+}
+
+/// `cz` with these arguments and no input ([`run_cz`]).
+pub fn cz(args: &[&str]) -> Output {
+    run_cz(args, b"")
+}
+
+/// A run's standard output, as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The folder of the candidates, classes and data these tests run.
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// A manifest of shell candidates: (name, script below [`fixtures`]).
+pub fn manifest(at: &Path, candidates: &[(&str, &str)]) {
+    let fixtures = fixtures();
+    let mut text = String::new();
+    for (name, script) in candidates {
+        text.push_str(&format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"sh\", \"{script}\"]\ndir = \"{}\"\nenv = [\"CONNECTZ\"]\npaths = [\"$CONNECTZ\"]\n\n",
+            fixtures.display()
+        ));
+    }
+    fs::write(at, text).unwrap();
+}
+
+/// Grades the shell candidates `candidates` (as [`manifest`] names them)
+/// with `cases` generated games and the options `extra`, the reports
+/// written into `scratch` as r.json, r.xml and r.html.
+pub fn grade_in_four_forms(
+    scratch: &Scratch,
+    candidates: &[(&str, &str)],
+    cases: &str,
+    extra: &[&str],
+) -> Output {
+    let toml = scratch.path("class.toml");
+    manifest(&toml, candidates);
+    run_cz(
+        &[
+            "grade",
+            toml.to_str().unwrap(),
+            "--cases",
+            cases,
+            "--json",
+            &scratch.str("r.json"),
+            "--junit",
+            &scratch.str("r.xml"),
+            "--html",
+            &scratch.str("r.html"),
+        ]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect::<Vec<_>>(),
+        b"",
+    )
+}
+
+/// The JSON file at `path`.
+pub fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}

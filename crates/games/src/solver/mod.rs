@@ -549,7 +549,7 @@ mod tests {
 
     #[test]
     fn both_words_give_the_same_scores_on_64_bit_frames() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/solver");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/solver");
         for (file, step) in [("Test_L2_R1", 20), ("Test_L1_R1", 50)] {
             let text = std::fs::read_to_string(dir.join(file)).unwrap();
             for line in text.lines().step_by(step) {

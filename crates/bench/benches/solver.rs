@@ -2,11 +2,15 @@
 //! position next to the published figures of Pascal Pons' solver (which do
 //! not depend on the machine), the mean time, and nodes per second.
 //!
-//!     cargo bench --bench solver                 # every set
-//!     cargo bench --bench solver -- --quick      # the first positions of each
-//!     cargo bench --bench solver -- --table-mb 64 --sets begin-hard
+//!     cargo bench -p connectz-bench --bench solver             # every set
+//!     cargo bench -p connectz-bench --bench solver -- --quick  # the first positions of each
+//!     cargo bench -p connectz-bench --bench solver -- --table-mb 64 --sets begin-hard
 //!
-//! The shared sets (`tests/data/solver`) are the public End-Easy,
+//! It lives in a crate of its own, `connectz-bench`, which is no default
+//! member of the workspace: `connect-four-ai` (below) and what it brings
+//! stay out of `cargo test` and `cargo build`.
+//!
+//! The shared sets (`crates/games/tests/data/solver`) are the public End-Easy,
 //! Middle-Easy and Begin-Easy sets. The Medium and Hard sets are not public;
 //! `benches/positions` holds sets made the same way (see its README): their
 //! published figures are those of the public sets of the same names, on
@@ -17,9 +21,9 @@
 //! Side by side with another solver (Pascal Pons' `c4solver`, built beside
 //! the project; it is not part of it):
 //!
-//!     cargo bench --bench solver -- --reference /path/to/c4solver --runs 3
-//!     cargo bench --bench solver -- --reference /path/to/c4solver --empty
-//!     cargo bench --bench solver -- --c4ai --runs 3
+//!     cargo bench -p connectz-bench --bench solver -- --reference /path/to/c4solver --runs 3
+//!     cargo bench -p connectz-bench --bench solver -- --reference /path/to/c4solver --empty
+//!     cargo bench -p connectz-bench --bench solver -- --c4ai --runs 3
 //!
 //! `--reference CMD` runs CMD (split on spaces) once per set and run, in an
 //! empty directory (so that it finds no opening book), with the set's
@@ -44,9 +48,17 @@ use connectz_games::solver::{DEFAULT_TABLE_MB, Position, Shape, Solver};
 
 /// (file, set name, published mean nodes of the reference solver).
 const SETS: [(&str, &str, f64); 6] = [
-    ("../../tests/data/solver/Test_L3_R1", "End-Easy", 51.28),
-    ("../../tests/data/solver/Test_L2_R1", "Middle-Easy", 449.6),
-    ("../../tests/data/solver/Test_L1_R1", "Begin-Easy", 3_298.0),
+    ("../games/tests/data/solver/Test_L3_R1", "End-Easy", 51.28),
+    (
+        "../games/tests/data/solver/Test_L2_R1",
+        "Middle-Easy",
+        449.6,
+    ),
+    (
+        "../games/tests/data/solver/Test_L1_R1",
+        "Begin-Easy",
+        3_298.0,
+    ),
     (
         "benches/positions/middle-medium.txt",
         "Middle-Medium",
