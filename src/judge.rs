@@ -3,12 +3,12 @@
 
 use memchr::memchr;
 
+use crate::fast::partial::{Partial, Pushed};
+use crate::fast::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
 use crate::memory::OutOfMemory;
 use crate::nat::Nat;
-use crate::partial::{Partial, Pushed};
-use crate::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
 use crate::winnability::winnable;
 

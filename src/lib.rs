@@ -21,25 +21,21 @@
 //! assert_eq!(report.verdict.line(), Some(6));
 //! ```
 // Unsafe code is denied everywhere but two modules, each allowing one
-// `unsafe` block behind a safe function: `prefetch` (the one prefetch
-// instruction) and `avx2` (the one call into code compiled for AVX2). Each
-// module says why and what it gains.
+// `unsafe` block behind a safe function: `fast::prefetch` (the one
+// prefetch instruction) and `fast::avx2` (the one call into code compiled
+// for AVX2). Each module says why and what it gains.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
-mod avx2;
-pub mod board;
-pub mod game;
-pub mod grammar;
+mod fast;
 pub mod judge;
 pub mod memory;
 pub mod nat;
-mod partial;
-mod prefetch;
 pub mod read;
-mod scan;
-pub mod verdict;
-pub mod winnability;
+mod rules;
+
+pub use fast::board;
+pub use rules::{game, grammar, verdict, winnability};
 
 pub use board::{Direction, Player, Storage, WinningRun};
 pub use game::{Effect, Game, Keep, step};

@@ -2,7 +2,7 @@
 
 use std::hint::select_unpredictable;
 
-use crate::prefetch::prefetch;
+use crate::fast::prefetch::prefetch;
 
 use super::{CellLanes, Effect, Lane, Placement, Player, SIDEWAYS, join, tag};
 use crate::nat::Nat;

@@ -291,24 +291,24 @@ impl Prefix {
 #[cfg(any(test, feature = "test-hooks"))]
 pub mod hooks {
     use super::{FormatFault, Prefix, move_digits, parse_header};
-    use crate::partial::{Partial, Pushed};
+    use crate::fast::partial::{Partial, Pushed};
 
     /// `scan::plain_move`: a plain move line at `start`, its value and the
     /// index past its terminator, or `None` to leave it to the grammar.
     pub fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
-        crate::scan::plain_move(bytes, start)
+        crate::fast::scan::plain_move(bytes, start)
     }
 
     /// `scan::plain_lines`: the line feeds of a block whose every line
     /// surely conforms, or `None`.
     pub fn plain_lines(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> Option<u64> {
-        crate::scan::plain_lines(block, prev, max_digit, single_digit)
+        crate::fast::scan::plain_lines(block, prev, max_digit, single_digit)
     }
 
     /// `scan::skim_lines`: bytes and lines of the plain move lines of value
     /// at most `limit` that start before `stop`.
     pub fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
-        crate::scan::skim_lines(bytes, stop, limit)
+        crate::fast::scan::skim_lines(bytes, stop, limit)
     }
 
     /// The index of the first byte of `line` that `Prefix` refuses, read as
