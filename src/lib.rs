@@ -13,6 +13,14 @@
 //! `memchr` alone, does no I/O but reading what it is given, and never panics
 //! on any input.
 //!
+//! The rules are written once, to be read on their own, in `src/rules/`: the
+//! grammar, the game and `step`, the verdict and `decide`, winnability. The
+//! machinery that makes the judge fast (byte scanners, lines that span
+//! chunks, the board's stores) lives apart in `src/fast/` and decides
+//! nothing the rules do not; the `parse` and `step` fuzz targets hold it
+//! equal to them. ARCHITECTURE.md, "Reading the rules", lists the files a
+//! reviewer of the rules reads.
+//!
 //! ```
 //! let file = b"3 3 3\n1\n2\n1\n2\n1\n";
 //! let report = connectz::judge_bytes(file);

@@ -18,7 +18,8 @@
 //! fault at the same byte of the line, or, for a line that conforms, the
 //! same header, or a column with the same leading significant digits.
 
-use crate::grammar::{FormatFault, Prefix};
+use super::prefix::Prefix;
+use crate::grammar::FormatFault;
 
 /// Where a number of the line stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

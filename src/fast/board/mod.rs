@@ -36,7 +36,6 @@ use crate::nat::Nat;
 mod column_map;
 mod columns;
 mod dense;
-mod run;
 mod sparse;
 mod stacks;
 
@@ -44,10 +43,10 @@ use columns::Heights;
 use dense::{Dense, dense_index, dense_step};
 use sparse::{Sparse, sparse_step};
 
+pub use crate::rules::game::Effect;
+pub use crate::rules::run::{Direction, Player, WinningRun};
 pub use column_map::Probes;
 pub use columns::ARRAY_COLUMNS;
-use run::run_from;
-pub use run::{Direction, Player, WinningRun};
 
 /// The three directions whose runs are stored per cell, with the row step
 /// per column to the right.
@@ -103,8 +102,48 @@ pub(crate) struct Placement {
 
 pub use crate::memory::OutOfMemory;
 
+/// The owner's tag a cell keeps: 1 or 2 (0 is an empty cell).
 fn tag(player: Player) -> u64 {
     u64::from(player.number())
+}
+
+/// The player of a cell's tag; `None` for an empty cell.
+fn player_from_tag(tag: u64) -> Option<Player> {
+    match tag {
+        1 => Some(Player::One),
+        2 => Some(Player::Two),
+        _ => None,
+    }
+}
+
+/// The run completed by `placed`, from its start; [`OutOfMemory`] when the
+/// start's column number (a column past 2^64) cannot be made.
+fn run_from(column: Nat, placed: Placement, player: Player) -> Result<WinningRun, OutOfMemory> {
+    let Placement {
+        row,
+        direction,
+        length,
+        back,
+    } = placed;
+    // Walk `back` steps towards the start of the run.
+    let start = |column: Nat| -> Result<Nat, OutOfMemory> {
+        Ok(column
+            .try_checked_sub(&Nat::from(back))?
+            .unwrap_or(Nat::ZERO))
+    };
+    let (column, row) = match direction {
+        Direction::Vertical => (column, row + 1 - back),
+        Direction::Horizontal => (start(column)?, row + 1),
+        Direction::Diagonal => (start(column)?, row + 1 - back),
+        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
+    };
+    Ok(WinningRun {
+        player,
+        column,
+        row,
+        direction,
+        length,
+    })
 }
 
 /// The runs through a cell from the runs beside it, the run-length update
@@ -193,35 +232,6 @@ pub struct Board {
     placed: u64,
     /// Counters at which the sparse map moves to an array (`u64::MAX`: never).
     promote_at: u64,
-}
-
-/// What one move did: what `Board::step` and so [`crate::step`] report;
-/// the judge decides what it means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Memory ran out: nothing placed, and the game cannot go on
-    /// (r[decision.out-of-memory]).
-    OutOfMemory,
-    /// r[rule.column-range]: the column is greater than X; nothing placed.
-    OffFrame,
-    /// r[rule.column-full]: the column is full; nothing placed.
-    ColumnFull,
-    /// The counter was placed at this 1-based row and won nothing.
-    Placed {
-        /// Row the counter landed on (r[rule.gravity]).
-        row: u64,
-        /// True when a run had already won the game before this move
-        /// (r[rule.after-win]).
-        after_win: bool,
-    },
-    /// The counter was placed at this 1-based row and completed the game's
-    /// first winning run (r[rule.line]).
-    Won {
-        /// Row the counter landed on.
-        row: u64,
-        /// The run it completed.
-        run: WinningRun,
-    },
 }
 
 /// The dense frame's width and height, if it has an array at all.
