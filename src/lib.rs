@@ -36,6 +36,8 @@
 #![deny(missing_docs)]
 
 mod fast;
+#[cfg(feature = "test-hooks")]
+pub mod hooks;
 pub mod judge;
 pub mod memory;
 pub mod nat;
@@ -45,13 +47,11 @@ mod rules;
 pub use fast::board;
 pub use rules::{game, grammar, verdict, winnability};
 
-pub use board::{Direction, Player, Storage, WinningRun};
+pub use board::{Direction, Player, WinningRun};
 pub use game::{Effect, Game, Keep, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{Judge, Report};
 pub use nat::Nat;
-#[cfg(any(test, feature = "test-hooks"))]
-pub use read::judge_chunked;
 pub use read::{
     command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
     judge_reader_with,

@@ -11,6 +11,8 @@
 //! - every crate named `connectz-*` in the docs exists;
 //! - `ARCHITECTURE.md`'s list of crates that do not forbid unsafe code
 //!   against each crate's roots;
+//! - no Cargo feature gates anything in the core but the test hooks' module
+//!   (so no feature changes a public type);
 //! - one definition per type name across the workspace's Rust files.
 //!
 //! Each failure says what to write where. The comparisons are plain
@@ -573,6 +575,77 @@ fn crates_that_allow_unsafe_are_the_ones_architecture_names() {
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
 }
 
+// ------------------------------------------ no feature changes a public type
+
+/// The one line of the core's sources that may name a Cargo feature: the
+/// gate on the test hooks' module, just before `pub mod hooks;` in
+/// `src/lib.rs`.
+const HOOKS_GATE: &str = "#[cfg(feature = \"test-hooks\")]";
+
+/// Cargo unifies features: when one crate of a build turns one on, every
+/// crate sees the core built with it. So a feature may add the test hooks'
+/// module (`connectz::hooks`) and nothing else: no variant, field, method
+/// or item of the API may depend on one.
+#[test]
+fn features_gate_only_the_hooks_module() {
+    let files: Vec<(String, String)> = rust_files_below(&root().join("src"))
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(root()).unwrap().display().to_string();
+            (rel, read(&path))
+        })
+        .collect();
+    assert!(files.len() > 10, "read only {} files", files.len());
+    let problems = feature_gates_off_the_hooks_module(&files);
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+/// Every place in `files` (path, source) that names a Cargo feature
+/// (`feature = "..."`, not `target_feature`) other than [`HOOKS_GATE`] on
+/// `pub mod hooks;` in `src/lib.rs`; and a problem when that gate is not
+/// there exactly once.
+fn feature_gates_off_the_hooks_module(files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut gates = 0;
+    for (path, source) in files {
+        let lines: Vec<&str> = source.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !names_a_feature(line) {
+                continue;
+            }
+            let next = lines.get(i + 1).map(|l| l.trim());
+            if path == "src/lib.rs" && line.trim() == HOOKS_GATE && next == Some("pub mod hooks;") {
+                gates += 1;
+                continue;
+            }
+            problems.push(format!(
+                "{path}:{}: `{}` makes code depend on a Cargo feature, which every crate of a \
+                 build then sees; put what the tests need in `src/hooks.rs` (the module \
+                 `{HOOKS_GATE}` gates in src/lib.rs), built from crate-private items",
+                i + 1,
+                line.trim()
+            ));
+        }
+    }
+    if gates != 1 {
+        problems.push(format!(
+            "src/lib.rs must gate the test hooks once, `{HOOKS_GATE}` on the line before \
+             `pub mod hooks;`; found {gates}"
+        ));
+    }
+    problems
+}
+
+/// True when `line` has `feature` as a word (not `target_feature`) followed
+/// by `=`: a condition on a Cargo feature.
+fn names_a_feature(line: &str) -> bool {
+    line.match_indices("feature").any(|(at, word)| {
+        let before = line[..at].chars().next_back();
+        let word_start = !before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        word_start && line[at + word.len()..].trim_start().starts_with('=')
+    })
+}
+
 // ------------------------------------------------ one definition per name
 
 /// The folders whose `.rs` files are scanned for type definitions.
@@ -980,4 +1053,30 @@ macro_rules! m { ($n:ident) => { struct $n; } }
         .map(|(_, l)| l)
         .collect();
     assert_eq!(lines, [4, 8, 9, 10, 14, 15, 19, 20]);
+}
+
+#[test]
+fn a_feature_gate_off_the_hooks_module_is_found() {
+    let lib = "mod fast;\n#[cfg(feature = \"test-hooks\")]\npub mod hooks;\npub mod judge;\n";
+    let file = |path: &str, source: &str| (path.to_string(), source.to_string());
+    assert!(feature_gates_off_the_hooks_module(&[file("src/lib.rs", lib)]).is_empty());
+    // A variant that one crate's feature adds for every crate.
+    let board = "pub enum Storage {\n    Auto,\n    #[cfg(any(test, feature = \"test-hooks\"))]\n    Sparse,\n}\n#[cfg(all(target_arch = \"x86_64\", target_feature = \"sse\"))]\nfn f() {}\n";
+    let problems = feature_gates_off_the_hooks_module(&[
+        file("src/lib.rs", lib),
+        file("src/fast/board/mod.rs", board),
+    ]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("src/fast/board/mod.rs:3:"),
+        "{problems:?}"
+    );
+    // No gate at all, or the gate on something else, is said too.
+    let problems = feature_gates_off_the_hooks_module(&[file("src/lib.rs", "pub mod judge;\n")]);
+    assert!(problems[0].contains("found 0"), "{problems:?}");
+    let elsewhere = "#[cfg(feature = \"test-hooks\")]\npub use read::judge_chunked;\n";
+    assert_eq!(
+        feature_gates_off_the_hooks_module(&[file("src/lib.rs", elsewhere)]).len(),
+        2
+    );
 }

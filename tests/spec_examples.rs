@@ -6,7 +6,8 @@
 use std::fs;
 use std::process::Command;
 
-use connectz::{judge_bytes, judge_chunked};
+use connectz::hooks::judge_chunked;
+use connectz::judge_bytes;
 use connectz_spec::{Class, Example, case_files, clauses};
 
 use crate::support::{files_below, root};

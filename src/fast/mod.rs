@@ -34,3 +34,22 @@ pub(crate) mod partial;
 pub(crate) mod prefetch;
 pub(crate) mod prefix;
 pub(crate) mod scan;
+
+/// Which store a board keeps its cells in. The board chooses (`Auto`); the
+/// other two force a store whatever the frame, so that tests and fuzz
+/// targets hold the stores to each other. Crate-private but for the test
+/// hooks, which re-export it (`connectz::hooks::Storage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Storage {
+    /// The array when it is small or the frame is an eighth occupied, else
+    /// the sparse map (see `board`'s module docs).
+    #[default]
+    Auto,
+    /// Always the sparse map.
+    #[allow(dead_code, reason = "chosen only through the test hooks")]
+    Sparse,
+    /// The array whenever the frame has one, whatever it costs: for tests
+    /// of the array at large sizes.
+    #[allow(dead_code, reason = "chosen only through the test hooks")]
+    Dense,
+}

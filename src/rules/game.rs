@@ -1,6 +1,7 @@
 //! The state of a game and the pure transition `step`.
 
-use crate::board::{Board, Player, Storage, WinningRun};
+use crate::board::{Board, Player, WinningRun};
+use crate::fast::Storage;
 use crate::grammar::Header;
 use crate::nat::Nat;
 
@@ -24,8 +25,6 @@ pub struct Game {
 /// How a game keeps its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Keep {
-    /// How the board stores its cells.
-    pub storage: Storage,
     /// Keep every counter's owner after the first winning run (for pictures
     /// of the final board); otherwise only column heights are kept from then
     /// on, since no more runs are looked for (r[resource.board]).
@@ -35,13 +34,19 @@ pub struct Keep {
 impl Game {
     /// An empty frame.
     pub fn new(header: &Header, keep: Keep) -> Game {
+        Game::in_store(header, keep, Storage::Auto)
+    }
+
+    /// An empty frame whose board is kept in the store `storage` says
+    /// (`Auto` but for the test hooks).
+    pub(crate) fn in_store(header: &Header, keep: Keep, storage: Storage) -> Game {
         Game {
             cells: header
                 .x
                 .to_u64()
                 .zip(header.y.to_u64())
                 .and_then(|(x, y)| x.checked_mul(y)),
-            board: Board::new(&header.x, &header.y, &header.z, keep.storage),
+            board: Board::new(&header.x, &header.y, &header.z, storage),
             keep_board: keep.board,
             z: header.z.clone(),
             to_move: Player::One,
@@ -206,7 +211,7 @@ impl Game {
 
     /// A hint that the next moves are into `columns`; changes nothing.
     #[inline]
-    pub fn warm(&self, columns: &[u64]) {
+    pub(crate) fn warm(&self, columns: &[u64]) {
         self.board.warm(columns);
     }
 }

@@ -12,9 +12,9 @@
 //! `skim_lines`), which vouch for plain move lines in bulk and leave every
 //! other line to this grammar. The `parse` fuzz target
 //! holds both forms to this grammar line by line
-//! (`connectz_testkit::grammar_forms`, through the `hooks` module of the
-//! `test-hooks` feature): the same value, or the same fault at the same
-//! byte; `cargo test` replays its corpus.
+//! (`connectz_testkit::grammar_forms`, through `connectz::hooks`): the same
+//! value, or the same fault at the same byte; `cargo test` replays its
+//! corpus.
 //!
 //! Which fault a line reports (r[format.positive]): its shape is checked
 //! before its values. A line whose bytes stop matching the grammar is
@@ -226,89 +226,6 @@ pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
     let column = shape(line, move_field)?;
     positive(line, column)?;
     Ok(column)
-}
-
-/// The grammar's fast forms, for the test kit to hold to the grammar (the
-/// `parse` fuzz target, `connectz_testkit::grammar_forms`). A test hook, not
-/// part of the API: only with the `test-hooks` feature.
-#[cfg(any(test, feature = "test-hooks"))]
-pub mod hooks {
-    use super::{FormatFault, move_digits, parse_header};
-    use crate::fast::partial::{Partial, Pushed};
-    use crate::fast::prefix::Prefix;
-
-    /// `scan::plain_move`: a plain move line at `start`, its value and the
-    /// index past its terminator, or `None` to leave it to the grammar.
-    pub fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
-        crate::fast::scan::plain_move(bytes, start)
-    }
-
-    /// `scan::plain_lines`: the line feeds of a block whose every line
-    /// surely conforms, or `None`.
-    pub fn plain_lines(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> Option<u64> {
-        crate::fast::scan::plain_lines(block, prev, max_digit, single_digit)
-    }
-
-    /// `scan::skim_lines`: bytes and lines of the plain move lines of value
-    /// at most `limit` that start before `stop`.
-    pub fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
-        crate::fast::scan::skim_lines(bytes, stop, limit)
-    }
-
-    /// The index of the first byte of `line` that `Prefix` refuses, read as
-    /// line 1 (`header`) or a move line; `None` when it takes them all.
-    pub fn prefix_refuses(line: &[u8], header: bool) -> Option<usize> {
-        let mut prefix = if header {
-            Prefix::header()
-        } else {
-            Prefix::Move
-        };
-        line.iter().position(|&byte| !prefix.accept(byte))
-    }
-
-    /// `line` (no line feed in it unless it is to be cut there) pushed into
-    /// a `Partial` in chunks of the `chunks` sizes, in turn, then taken as
-    /// the judge takes a line that spans chunks: the grammar's fault on the
-    /// bytes kept, placed in `line`, or the bytes kept when they conform.
-    /// `terminated`: the line ended at a line feed (a CR before it is then
-    /// part of the terminator). `keep`: the significant digits a move
-    /// line's number keeps.
-    ///
-    /// # Panics
-    /// When memory for the kept bytes cannot be had.
-    pub fn partial_line(
-        line: &[u8],
-        terminated: bool,
-        header: bool,
-        keep: usize,
-        chunks: &[usize],
-    ) -> Result<Vec<u8>, FormatFault> {
-        let mut partial = Partial::new();
-        partial.start(header, keep);
-        let mut pushed = Pushed::Open;
-        let mut rest = line;
-        let mut sizes = chunks.iter().cycle();
-        while !rest.is_empty() && pushed == Pushed::Open {
-            let size = sizes.next().copied().unwrap_or(rest.len());
-            let (chunk, more) = rest.split_at(size.clamp(1, rest.len()));
-            pushed = partial.push(chunk);
-            rest = more;
-        }
-        let kept = partial.bytes();
-        let content = match pushed {
-            Pushed::OutOfMemory => panic!("no memory for the line's kept bytes"),
-            Pushed::Open if terminated => kept.strip_suffix(b"\r").unwrap_or(kept),
-            Pushed::Open | Pushed::Cut => kept,
-        };
-        let conforms = match header {
-            true => parse_header(content).map(|_| ()),
-            false => move_digits(content).map(|_| ()),
-        };
-        match conforms {
-            Ok(()) => Ok(content.to_vec()),
-            Err(fault) => Err(partial.locate(fault)),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -31,9 +31,10 @@
 
 use std::fmt::Debug;
 
+use crate::fast::Storage;
 use crate::nat::Nat;
 
-mod column_map;
+pub(crate) mod column_map;
 mod columns;
 mod dense;
 mod sparse;
@@ -45,8 +46,7 @@ use sparse::{Sparse, sparse_step};
 
 pub use crate::rules::game::Effect;
 pub use crate::rules::run::{Direction, Player, WinningRun};
-pub use column_map::Probes;
-pub use columns::ARRAY_COLUMNS;
+use column_map::Probes;
 
 /// The three directions whose runs are stored per cell, with the row step
 /// per column to the right.
@@ -197,29 +197,14 @@ macro_rules! with_store {
     };
 }
 
-/// How a board stores its cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Storage {
-    /// The array when it is small or the frame is an eighth occupied, else
-    /// the sparse map (see the module docs).
-    #[default]
-    Auto,
-    /// Always the sparse map: lets tests hold the stores to each other.
-    #[cfg(any(test, feature = "test-hooks"))]
-    Sparse,
-    /// The array whenever the frame has one (at most [`MAX_DENSE_CELLS`]),
-    /// whatever it costs: for tests of the array at large sizes.
-    #[cfg(any(test, feature = "test-hooks"))]
-    Dense,
-}
-
-/// A frame whose array takes at most this many bytes gets it from the start.
-pub const UP_FRONT_BYTES: u64 = 64 << 20;
+/// A frame whose array takes at most this many bytes gets it from the start
+/// (r[resource.board]: 64 MiB).
+const UP_FRONT_BYTES: u64 = 64 << 20;
 /// No array has more cells than this (its index must fit the address space).
-pub const MAX_DENSE_CELLS: u64 = 1 << 34;
+const MAX_DENSE_CELLS: u64 = 1 << 34;
 /// The sparse map moves to an array once the array (its columns' heights and
 /// top runs counted) costs at most this many cells' bytes per counter.
-pub const PROMOTE_AT: u64 = 8;
+const PROMOTE_AT: u64 = 8;
 
 /// The counters on the frame.
 #[derive(Clone, Debug)]
@@ -268,15 +253,14 @@ fn lane_bits(x: &Nat, z: &Nat) -> u32 {
 
 impl Board {
     /// An empty board for an `x` by `y` frame on which runs of up to `z`
-    /// must be told apart (longer runs read as "at least z").
-    pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
+    /// must be told apart (longer runs read as "at least z"), in the store
+    /// `storage` says.
+    pub(crate) fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
         let bits = lane_bits(x, z);
         let dims = dense_dims(x, y);
         let cell_bytes = u64::from(bits) / 2; // four lanes
         let up_front = match storage {
-            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Sparse => false,
-            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Dense => dims.is_some(),
             Storage::Auto => dims.is_some_and(|(w, h, _)| {
                 dense_bytes(cell_bytes, w as u64, u64::from(h)) <= UP_FRONT_BYTES
@@ -287,7 +271,6 @@ impl Board {
             .flatten()
             .unwrap_or_else(|| sparse_store(bits, x));
         let promote_at = match (storage, dims) {
-            #[cfg(any(test, feature = "test-hooks"))]
             (Storage::Sparse, _) => u64::MAX,
             (_, None) => u64::MAX,
             // Once the array costs at most PROMOTE_AT cells' bytes a
@@ -312,7 +295,9 @@ impl Board {
 
     /// The work of the keyed table's lookups so far (none for the array):
     /// counted, so tests can bound it on any machine (r[resource.time]).
-    pub fn probes(&self) -> Probes {
+    /// Read only by the test hooks (`connectz::hooks::probes`) and tests.
+    #[allow(dead_code, reason = "read only through the test hooks")]
+    pub(crate) fn probes(&self) -> Probes {
         with_store!(&self.store,
             dense _d => Probes::default(),
             sparse s => s.probes(),
@@ -523,7 +508,7 @@ impl Board {
     /// A hint that the next moves are into `columns` (1-based): the store
     /// starts loading the memory they will touch.
     #[inline]
-    pub fn warm(&self, columns: &[u64]) {
+    pub(crate) fn warm(&self, columns: &[u64]) {
         with_store!(&self.store,
             dense d => columns.iter().for_each(|&c| d.warm(c)),
             sparse s => columns.iter().for_each(|&c| s.warm(c)),
@@ -540,9 +525,10 @@ impl Board {
     }
 
     /// Which store holds the counters: `dense`, `sparse` or `heights`, and
-    /// the lane width in bits (0 for heights). A test hook.
-    #[cfg(any(test, feature = "test-hooks"))]
-    pub fn store_kind(&self) -> (&'static str, u32) {
+    /// the lane width in bits (0 for heights). Read only by the test hooks
+    /// (`connectz::hooks::store_kind`) and tests.
+    #[allow(dead_code, reason = "read only through the test hooks")]
+    pub(crate) fn store_kind(&self) -> (&'static str, u32) {
         match &self.store {
             Store::Dense8(_) => ("dense", 8),
             Store::Dense16(_) => ("dense", 16),

@@ -2,6 +2,7 @@ use super::*;
 
 use connectz_rng::Rng;
 
+use crate::fast::Storage;
 use crate::game::{Game, Keep, step};
 use crate::grammar::Header;
 
@@ -185,17 +186,14 @@ fn step_ordinary_is_step_folded_move_by_move() {
             y: h.into(),
             z: z.into(),
         };
-        let keep = Keep {
-            storage,
-            board: false,
-        };
+        let keep = Keep::default();
         let moves: Vec<u64> = (0..rng.below(90))
             .map(|_| match rng.below(60) {
                 0 => w + 1 + rng.below(3),
                 _ => 1 + rng.below(w),
             })
             .collect();
-        let mut folded = Game::new(&header, keep);
+        let mut folded = Game::in_store(&header, keep, storage);
         let mut ordinary = moves.len();
         for (i, &c) in moves.iter().enumerate() {
             let (next, effect) = step(folded.clone(), &Nat::from(c));
@@ -210,7 +208,7 @@ fn step_ordinary_is_step_folded_move_by_move() {
             }
             folded = next;
         }
-        let mut batched = Game::new(&header, keep);
+        let mut batched = Game::in_store(&header, keep, storage);
         let mut done = 0;
         while done < moves.len() {
             let chunk = (1 + rng.below(20) as usize).min(moves.len() - done);
