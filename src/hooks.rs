@@ -1,8 +1,8 @@
 //! Test hooks: not part of the API. No semver: anything here may change or
 //! go in any release. For the test kit (`connectz-testkit`), the fuzz
 //! targets and the core's integration tests: a game or judge with a chosen
-//! board store, chunked feeding, the store's name, the keyed table's probes,
-//! and the grammar's fast forms (the machinery of `fast/`), to hold each to
+//! board store, chunked feeding, the store's name, the board's heap bytes,
+//! the keyed table's probes, and the grammar's fast forms (the machinery of `fast/`), to hold each to
 //! the reference.
 //!
 //! The module exists only with the non-default `test-hooks` feature, which
@@ -51,6 +51,12 @@ pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
 /// lane width in bits (0 for heights).
 pub fn store_kind(board: &Board) -> (&'static str, u32) {
     board.store_kind()
+}
+
+/// The heap memory the board holds, in bytes (an estimate from the
+/// capacities of its arrays and maps): what r[resource.board] bounds.
+pub fn heap_bytes(board: &Board) -> usize {
+    board.heap_bytes()
 }
 
 /// The work of the keyed table's lookups so far (none for the array),

@@ -39,7 +39,7 @@ mod fast;
 #[cfg(feature = "test-hooks")]
 pub mod hooks;
 pub mod judge;
-pub mod memory;
+mod memory;
 pub mod nat;
 pub mod read;
 mod rules;

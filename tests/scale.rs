@@ -17,7 +17,10 @@ const PER_COUNTER: usize = 128;
 
 fn judge(scale: Scale, storage: Storage) -> (connectz::Report, usize) {
     let report = judge_reader_with(scale.reader(), hooks::judge(Keep::default(), storage));
-    let bytes = report.game.as_ref().map_or(0, |g| g.board().heap_bytes());
+    let bytes = report
+        .game
+        .as_ref()
+        .map_or(0, |g| hooks::heap_bytes(g.board()));
     (report, bytes)
 }
 
@@ -99,6 +102,6 @@ fn a_wide_tall_frame_costs_bytes_per_counter() {
     assert_eq!(report.code().number(), 3);
     let board = report.game.as_ref().unwrap().board();
     assert_eq!(hooks::store_kind(board), ("sparse", 16));
-    let per = board.heap_bytes() / moves;
+    let per = hooks::heap_bytes(board) / moves;
     assert!(per <= 32, "{per} bytes per counter");
 }

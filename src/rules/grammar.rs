@@ -221,7 +221,7 @@ pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
 ///
 /// # Errors
 /// As [`parse_move`].
-pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
+pub(crate) fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
     check_line(line)?;
     let column = shape(line, move_field)?;
     positive(line, column)?;

@@ -8,7 +8,7 @@
 //!
 //! r[resource.board]: the stores, and what each costs.
 //! - `Dense`: an array of the whole frame, row after row, for frames whose
-//!   array fits in [`UP_FRONT_BYTES`], or once an eighth of the frame is
+//!   array fits in 64 MiB (`UP_FRONT_BYTES`), or once an eighth of the frame is
 //!   occupied (so the array costs at most eight cells per counter). Rows are
 //!   committed as counters reach them.
 //! - `Sparse`: occupied columns only, in a table with a keyed hash (see
@@ -100,7 +100,7 @@ pub(crate) struct Placement {
     back: u64,
 }
 
-pub use crate::memory::OutOfMemory;
+use crate::memory::OutOfMemory;
 
 /// The owner's tag a cell keeps: 1 or 2 (0 is an empty cell).
 fn tag(player: Player) -> u64 {
@@ -291,17 +291,6 @@ impl Board {
     /// Columns and rows of the frame.
     pub fn frame(&self) -> (&Nat, &Nat) {
         (&self.x, &self.y)
-    }
-
-    /// The work of the keyed table's lookups so far (none for the array):
-    /// counted, so tests can bound it on any machine (r[resource.time]).
-    /// Read only by the test hooks (`connectz::hooks::probes`) and tests.
-    #[allow(dead_code, reason = "read only through the test hooks")]
-    pub(crate) fn probes(&self) -> Probes {
-        with_store!(&self.store,
-            dense _d => Probes::default(),
-            sparse s => s.probes(),
-            heights h => h.probes())
     }
 
     /// Counters on the board.
@@ -514,10 +503,24 @@ impl Board {
             sparse s => columns.iter().for_each(|&c| s.warm(c)),
             heights _h => {})
     }
+}
+
+// What tests measure of a board: read only through the test hooks
+// (`connectz::hooks`) and the core's own tests.
+#[allow(dead_code, reason = "read only through the test hooks")]
+impl Board {
+    /// The work of the keyed table's lookups so far (none for the array):
+    /// counted, so tests can bound it on any machine (r[resource.time]).
+    pub(crate) fn probes(&self) -> Probes {
+        with_store!(&self.store,
+            dense _d => Probes::default(),
+            sparse s => s.probes(),
+            heights h => h.probes())
+    }
 
     /// The heap memory the board holds, in bytes (an estimate from the
     /// capacities of its arrays and maps).
-    pub fn heap_bytes(&self) -> usize {
+    pub(crate) fn heap_bytes(&self) -> usize {
         with_store!(&self.store,
             dense d => d.heap_bytes(),
             sparse s => s.heap_bytes(),
@@ -525,9 +528,7 @@ impl Board {
     }
 
     /// Which store holds the counters: `dense`, `sparse` or `heights`, and
-    /// the lane width in bits (0 for heights). Read only by the test hooks
-    /// (`connectz::hooks::store_kind`) and tests.
-    #[allow(dead_code, reason = "read only through the test hooks")]
+    /// the lane width in bits (0 for heights).
     pub(crate) fn store_kind(&self) -> (&'static str, u32) {
         match &self.store {
             Store::Dense8(_) => ("dense", 8),
