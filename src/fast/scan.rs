@@ -4,7 +4,7 @@
 //!
 //! The `parse` fuzz target holds each scanner to the grammar on every line
 //! of its input (`connectz_testkit::grammar_forms`, through
-//! `grammar::hooks`): [`plain_move`] takes a line exactly when
+//! `connectz::hooks`): [`plain_move`] takes a line exactly when
 //! `grammar::parse_move` accepts it, it has at most 19 digits and a
 //! terminator, and then with the grammar's value and end; [`skim_lines`]
 //! takes exactly the run of such lines of value at most its limit; every

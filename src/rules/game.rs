@@ -1,8 +1,9 @@
 //! The state of a game and the pure transition `step`.
 
-use crate::board::{Board, Player, WinningRun};
+use super::grammar::Header;
+use super::run::{Player, WinningRun};
+use crate::board::Board;
 use crate::fast::Storage;
-use crate::grammar::Header;
 use crate::nat::Nat;
 
 /// A game in progress on a winnable frame.
