@@ -21,6 +21,11 @@
 //! equal to them. ARCHITECTURE.md, "Reading the rules", lists the files a
 //! reviewer of the rules reads.
 //!
+//! The non-default `test-hooks` feature adds one module, `hooks`, for the
+//! test kit and the fuzz targets (a chosen board store, chunked feeding,
+//! the grammar's fast forms): not part of the API, no semver. It changes no
+//! other item, so a crate that turns it on changes nothing for another.
+//!
 //! ```
 //! let file = b"3 3 3\n1\n2\n1\n2\n1\n";
 //! let report = connectz::judge_bytes(file);
