@@ -1,9 +1,9 @@
 //! Test hooks: not part of the API. No semver: anything here may change or
 //! go in any release. For the test kit (`connectz-testkit`), the fuzz
-//! targets and the core's integration tests: a game or judge with a chosen
-//! board store, chunked feeding, the store's name, the board's heap bytes,
-//! the keyed table's probes, and the grammar's fast forms (the machinery of `fast/`), to hold each to
-//! the reference.
+//! targets and the core's integration tests, to hold the machinery of
+//! `fast/` to the reference: a game or judge with a chosen board store,
+//! chunked feeding, the store's name, the board's heap bytes, the keyed
+//! table's probes, and the grammar's fast forms.
 //!
 //! The module exists only with the non-default `test-hooks` feature, which
 //! adds it and changes nothing else: no public type, field or variant
