@@ -3,12 +3,13 @@
 
 use memchr::memchr;
 
+use crate::fast::Storage;
+use crate::fast::partial::{Partial, Pushed};
+use crate::fast::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::game::{Effect, Game, Keep, step};
 use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
 use crate::memory::OutOfMemory;
 use crate::nat::Nat;
-use crate::partial::{Partial, Pushed};
-use crate::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
 use crate::winnability::winnable;
 
@@ -79,6 +80,8 @@ impl Report {
 #[derive(Debug)]
 pub struct Judge {
     keep: Keep,
+    /// The store the game's board is kept in.
+    storage: Storage,
     lines: u64,
     /// The line not yet ended, when it spans chunks.
     partial: Partial,
@@ -107,10 +110,17 @@ impl Judge {
     }
 
     /// A judge whose game keeps its board as `keep` says: the whole board
-    /// to the end for pictures of it, a forced store for tests.
+    /// to the end for pictures of it.
     pub fn keeping(keep: Keep) -> Judge {
+        Judge::keeping_in(keep, Storage::Auto)
+    }
+
+    /// [`Judge::keeping`], its board in the store `storage` says (`Auto`
+    /// but for the test hooks).
+    pub(crate) fn keeping_in(keep: Keep, storage: Storage) -> Judge {
         Judge {
             keep,
+            storage,
             lines: 0,
             partial: Partial::new(),
             seen_bytes: false,
@@ -122,16 +132,6 @@ impl Judge {
             won: None,
             last_move: 0,
         }
-    }
-
-    /// A judge whose board is always the sparse map, whatever the frame:
-    /// for tests that hold the stores to each other. A test hook.
-    #[cfg(any(test, feature = "test-hooks"))]
-    pub fn with_sparse_board() -> Judge {
-        Judge::keeping(Keep {
-            storage: crate::board::Storage::Sparse,
-            board: false,
-        })
     }
 
     /// The game so far, once the header is read and the frame can be won.
@@ -420,7 +420,7 @@ impl Judge {
 
     fn take_header(&mut self, header: Header) {
         if winnable(&header.x, &header.y, &header.z) {
-            self.game = Some(Game::new(&header, self.keep));
+            self.game = Some(Game::in_store(&header, self.keep, self.storage));
         } else {
             self.record(Finding::Unwinnable);
         }

@@ -13,6 +13,19 @@
 //! `memchr` alone, does no I/O but reading what it is given, and never panics
 //! on any input.
 //!
+//! The rules are written once, to be read on their own, in `src/rules/`: the
+//! grammar, the game and `step`, the verdict and `decide`, winnability. The
+//! machinery that makes the judge fast (byte scanners, lines that span
+//! chunks, the board's stores) lives apart in `src/fast/` and decides
+//! nothing the rules do not; the `parse` and `step` fuzz targets hold it
+//! equal to them. ARCHITECTURE.md, "Reading the rules", lists the files a
+//! reviewer of the rules reads.
+//!
+//! The non-default `test-hooks` feature adds one module, `hooks`, for the
+//! test kit and the fuzz targets (a chosen board store, chunked feeding,
+//! the grammar's fast forms): not part of the API, no semver. It changes no
+//! other item, so a crate that turns it on changes nothing for another.
+//!
 //! ```
 //! let file = b"3 3 3\n1\n2\n1\n2\n1\n";
 //! let report = connectz::judge_bytes(file);
@@ -21,33 +34,29 @@
 //! assert_eq!(report.verdict.line(), Some(6));
 //! ```
 // Unsafe code is denied everywhere but two modules, each allowing one
-// `unsafe` block behind a safe function: `prefetch` (the one prefetch
-// instruction) and `avx2` (the one call into code compiled for AVX2). Each
-// module says why and what it gains.
+// `unsafe` block behind a safe function: `fast::prefetch` (the one
+// prefetch instruction) and `fast::avx2` (the one call into code compiled
+// for AVX2). Each module says why and what it gains.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
-mod avx2;
-pub mod board;
-pub mod game;
-pub mod grammar;
+mod fast;
+#[cfg(feature = "test-hooks")]
+pub mod hooks;
 pub mod judge;
-pub mod memory;
+mod memory;
 pub mod nat;
-mod partial;
-mod prefetch;
 pub mod read;
-mod scan;
-pub mod verdict;
-pub mod winnability;
+mod rules;
 
-pub use board::{Direction, Player, Storage, WinningRun};
+pub use fast::board;
+pub use rules::{game, grammar, verdict, winnability};
+
+pub use board::{Direction, Player, WinningRun};
 pub use game::{Effect, Game, Keep, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{Judge, Report};
 pub use nat::Nat;
-#[cfg(any(test, feature = "test-hooks"))]
-pub use read::judge_chunked;
 pub use read::{
     command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
     judge_reader_with,

@@ -3,7 +3,7 @@
 
 /// Memory for a number, a board or a line could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutOfMemory;
+pub(crate) struct OutOfMemory;
 
 /// An empty vector with room for exactly `n` items, or [`OutOfMemory`].
 pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, OutOfMemory> {

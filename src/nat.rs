@@ -172,7 +172,7 @@ impl Nat {
     }
 
     /// [`Nat::add`], or [`OutOfMemory`] when the memory cannot be had.
-    pub fn try_add(&self, other: &Nat) -> Result<Nat, OutOfMemory> {
+    pub(crate) fn try_add(&self, other: &Nat) -> Result<Nat, OutOfMemory> {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0)
             && let Some(sum) = a.checked_add(*b)
         {
@@ -215,7 +215,7 @@ impl Nat {
     }
 
     /// [`Nat::checked_sub`], or [`OutOfMemory`] when the memory cannot be had.
-    pub fn try_checked_sub(&self, other: &Nat) -> Result<Option<Nat>, OutOfMemory> {
+    pub(crate) fn try_checked_sub(&self, other: &Nat) -> Result<Option<Nat>, OutOfMemory> {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
             return Ok(a.checked_sub(*b).map(Nat::from));
         }
@@ -252,7 +252,7 @@ impl Nat {
     /// How `self + 1` compares with `2 * z`, without making either number:
     /// r[rule.winnable] asks it of a header's numbers, which may be as long
     /// as the memory holds.
-    pub fn succ_cmp_double(&self, z: &Nat) -> Ordering {
+    pub(crate) fn succ_cmp_double(&self, z: &Nat) -> Ordering {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &z.0) {
             return (u128::from(*a) + 1).cmp(&(2 * u128::from(*b)));
         }

@@ -9,23 +9,6 @@ use std::path::Path;
 use crate::judge::{Judge, Report};
 use crate::verdict::Finding;
 
-/// Judges `bytes` fed in chunks of the given sizes (cycling; 0 counts as 1):
-/// the verdict must not depend on how the input is cut. A test hook.
-#[cfg(any(test, feature = "test-hooks"))]
-pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
-    let mut judge = Judge::new();
-    let mut rest = bytes;
-    for &size in sizes.iter().cycle() {
-        if rest.is_empty() || judge.is_settled() {
-            break;
-        }
-        let n = size.clamp(1, rest.len());
-        judge.feed(&rest[..n]);
-        rest = &rest[n..];
-    }
-    judge.finish()
-}
-
 /// Judges a whole file held in memory.
 pub fn judge_bytes(bytes: &[u8]) -> Report {
     judge_bytes_with(bytes, Judge::new())

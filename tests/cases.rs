@@ -4,9 +4,8 @@
 
 use std::fs;
 
+use connectz::hooks::judge_chunked;
 use connectz::judge_path;
-
-use connectz::judge_chunked;
 
 use crate::support::{files_below, root};
 

@@ -13,6 +13,10 @@
 //!   against each crate's roots;
 //! - `ARCHITECTURE.md`'s API crates against the crates without
 //!   `publish = false`, and a version on each path dependency they ship;
+//! - `ARCHITECTURE.md`'s reading list of the rules against `src/rules/`
+//!   and each file's length;
+//! - no Cargo feature gates anything in the core but the test hooks' module
+//!   (so no feature changes a public type);
 //! - one definition per type name across the workspace's Rust files.
 //!
 //! Each failure says what to write where. The comparisons are plain
@@ -722,6 +726,212 @@ fn api_crates_are_the_publishable_ones_with_versioned_paths() {
     assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
 }
 
+// ------------------------------------------------------ reading the rules
+
+/// The heading of `ARCHITECTURE.md`'s list of the files a reviewer of the
+/// rules reads, and the header of its table.
+const READING_HEADING: &str = "## Reading the rules";
+const READING_TABLE_HEADER: &str = "| file | lines | what it states |";
+
+/// The line rule's plain statement, which the reading list must name.
+const FULL_SCAN_ORACLE: &str = "crates/testkit/src/full_scan.rs";
+
+/// The reading list of `ARCHITECTURE.md` is the rules' files as they are:
+/// every file of `src/rules/` and the full-scan oracle, each with its
+/// number of lines (as `wc -l` counts them), and their total.
+#[test]
+fn the_reading_list_is_the_rules_files_and_their_lengths() {
+    let list = reading_list(&read(&root().join("ARCHITECTURE.md")))
+        .unwrap_or_else(|problem| panic!("\n{problem}\n"));
+    let rules_files: Vec<String> = rust_files_below(&root().join("src/rules"))
+        .iter()
+        .map(|path| path.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    assert!(rules_files.len() >= 4, "src/rules/ holds {rules_files:?}");
+    let lines_of = |path: &str| {
+        fs::read_to_string(root().join(path))
+            .ok()
+            .map(|text| text.matches('\n').count())
+    };
+    let problems = reading_list_problems(&list, &rules_files, &lines_of);
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+/// The reading list as `ARCHITECTURE.md` writes it.
+#[derive(Debug, PartialEq, Eq)]
+struct ReadingList {
+    /// Each file's path and the lines the table gives it.
+    files: Vec<(String, usize)>,
+    /// The number of its `total` row.
+    total: Option<usize>,
+}
+
+/// The rows of the reading list's table.
+fn reading_list(architecture: &str) -> Result<ReadingList, String> {
+    let mut lines = architecture
+        .lines()
+        .skip_while(|l| l.trim() != READING_HEADING)
+        .skip_while(|l| l.trim() != READING_TABLE_HEADER);
+    if lines.next().is_none() {
+        return Err(format!(
+            "ARCHITECTURE.md needs a section `{READING_HEADING}` with a table headed \
+             `{READING_TABLE_HEADER}`: a row for each file a reviewer of the rules reads"
+        ));
+    }
+    let mut list = ReadingList {
+        files: Vec::new(),
+        total: None,
+    };
+    for row in lines.skip(1).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let file = cells.first().copied().unwrap_or("");
+        let count = cells.get(1).and_then(|c| c.parse::<usize>().ok());
+        let Some(count) = count else {
+            return Err(format!(
+                "ARCHITECTURE.md's reading list: `{row}` needs a number of lines"
+            ));
+        };
+        if file == "total" {
+            list.total = Some(count);
+            continue;
+        }
+        // `[path](path)`: the link's target; else the cell without backticks.
+        let path = match file.split_once("](") {
+            Some((_, target)) => target.trim_end_matches(')'),
+            None => file.trim_matches('`'),
+        };
+        list.files.push((path.to_string(), count));
+    }
+    Ok(list)
+}
+
+/// What is wrong with the reading list, given the files of `src/rules/`
+/// and each file's lines.
+fn reading_list_problems(
+    list: &ReadingList,
+    rules_files: &[String],
+    lines_of: &dyn Fn(&str) -> Option<usize>,
+) -> Vec<String> {
+    let ReadingList {
+        files: listed,
+        total,
+    } = list;
+    let mut problems = Vec::new();
+    let row = |path: &str, lines: usize| format!("| [{path}]({path}) | {lines} | ... |");
+    let mut sum = 0;
+    for (path, count) in listed {
+        match lines_of(path) {
+            None => problems.push(format!(
+                "ARCHITECTURE.md's reading list names `{path}`, which is no file: remove its row"
+            )),
+            Some(lines) => {
+                sum += lines;
+                if lines != *count {
+                    problems.push(format!(
+                        "`{path}` has {lines} lines, ARCHITECTURE.md's reading list says {count}: \
+                         write `{}`",
+                        row(path, lines)
+                    ));
+                }
+            }
+        }
+    }
+    let named = |path: &str| listed.iter().any(|(p, _)| p == path);
+    for path in rules_files
+        .iter()
+        .map(String::as_str)
+        .chain([FULL_SCAN_ORACLE])
+    {
+        if !named(path) {
+            let lines = lines_of(path).unwrap_or(0);
+            sum += lines;
+            problems.push(format!(
+                "`{path}` is read by a reviewer of the rules and has no row in ARCHITECTURE.md's \
+                 reading list: add `{}`",
+                row(path, lines)
+            ));
+        }
+    }
+    if *total != Some(sum) {
+        problems.push(format!(
+            "ARCHITECTURE.md's reading list totals {total:?} lines, its files {sum}: write \
+             `| total | {sum} | |`"
+        ));
+    }
+    problems
+}
+
+// ------------------------------------------ no feature changes a public type
+
+/// The one line of the core's sources that may name a Cargo feature: the
+/// gate on the test hooks' module, just before `pub mod hooks;` in
+/// `src/lib.rs`.
+const HOOKS_GATE: &str = "#[cfg(feature = \"test-hooks\")]";
+
+/// Cargo unifies features: when one crate of a build turns one on, every
+/// crate sees the core built with it. So a feature may add the test hooks'
+/// module (`connectz::hooks`) and nothing else: no variant, field, method
+/// or item of the API may depend on one.
+#[test]
+fn features_gate_only_the_hooks_module() {
+    let files: Vec<(String, String)> = rust_files_below(&root().join("src"))
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(root()).unwrap().display().to_string();
+            (rel, read(&path))
+        })
+        .collect();
+    assert!(files.len() > 10, "read only {} files", files.len());
+    let problems = feature_gates_off_the_hooks_module(&files);
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+/// Every place in `files` (path, source) that names a Cargo feature
+/// (`feature = "..."`, not `target_feature`) other than [`HOOKS_GATE`] on
+/// `pub mod hooks;` in `src/lib.rs`; and a problem when that gate is not
+/// there exactly once.
+fn feature_gates_off_the_hooks_module(files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut gates = 0;
+    for (path, source) in files {
+        let lines: Vec<&str> = source.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !names_a_feature(line) {
+                continue;
+            }
+            let next = lines.get(i + 1).map(|l| l.trim());
+            if path == "src/lib.rs" && line.trim() == HOOKS_GATE && next == Some("pub mod hooks;") {
+                gates += 1;
+                continue;
+            }
+            problems.push(format!(
+                "{path}:{}: `{}` makes code depend on a Cargo feature, which every crate of a \
+                 build then sees; put what the tests need in `src/hooks.rs` (the module \
+                 `{HOOKS_GATE}` gates in src/lib.rs), built from crate-private items",
+                i + 1,
+                line.trim()
+            ));
+        }
+    }
+    if gates != 1 {
+        problems.push(format!(
+            "src/lib.rs must gate the test hooks once, `{HOOKS_GATE}` on the line before \
+             `pub mod hooks;`; found {gates}"
+        ));
+    }
+    problems
+}
+
+/// True when `line` has `feature` as a word (not `target_feature`) followed
+/// by `=`: a condition on a Cargo feature.
+fn names_a_feature(line: &str) -> bool {
+    line.match_indices("feature").any(|(at, word)| {
+        let before = line[..at].chars().next_back();
+        let word_start = !before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        word_start && line[at + word.len()..].trim_start().starts_with('=')
+    })
+}
+
 // ------------------------------------------------ one definition per name
 
 /// The folders whose `.rs` files are scanned for type definitions.
@@ -1191,4 +1401,86 @@ macro_rules! m { ($n:ident) => { struct $n; } }
         .map(|(_, l)| l)
         .collect();
     assert_eq!(lines, [4, 8, 9, 10, 14, 15, 19, 20]);
+}
+
+#[test]
+fn a_feature_gate_off_the_hooks_module_is_found() {
+    let lib = "mod fast;\n#[cfg(feature = \"test-hooks\")]\npub mod hooks;\npub mod judge;\n";
+    let file = |path: &str, source: &str| (path.to_string(), source.to_string());
+    assert!(feature_gates_off_the_hooks_module(&[file("src/lib.rs", lib)]).is_empty());
+    // A variant that one crate's feature adds for every crate.
+    let board = "pub enum Storage {\n    Auto,\n    #[cfg(any(test, feature = \"test-hooks\"))]\n    Sparse,\n}\n#[cfg(all(target_arch = \"x86_64\", target_feature = \"sse\"))]\nfn f() {}\n";
+    let problems = feature_gates_off_the_hooks_module(&[
+        file("src/lib.rs", lib),
+        file("src/fast/board/mod.rs", board),
+    ]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("src/fast/board/mod.rs:3:"),
+        "{problems:?}"
+    );
+    // No gate at all, or the gate on something else, is said too.
+    let problems = feature_gates_off_the_hooks_module(&[file("src/lib.rs", "pub mod judge;\n")]);
+    assert!(problems[0].contains("found 0"), "{problems:?}");
+    let elsewhere = "#[cfg(feature = \"test-hooks\")]\npub use read::judge_chunked;\n";
+    assert_eq!(
+        feature_gates_off_the_hooks_module(&[file("src/lib.rs", elsewhere)]).len(),
+        2
+    );
+}
+
+#[test]
+fn a_reading_list_that_drifts_from_the_files_is_found() {
+    let architecture = "# Map\n\n## Reading the rules\n\nRead these.\n\n\
+                        | file | lines | what it states |\n|---|---|---|\n\
+                        | [src/rules/game.rs](src/rules/game.rs) | 10 | the game |\n\
+                        | `src/rules/gone.rs` | 4 | gone |\n\
+                        | [crates/testkit/src/full_scan.rs](crates/testkit/src/full_scan.rs) | 5 | the scan |\n\
+                        | total | 19 | |\n\nAfter.\n";
+    let list = reading_list(architecture).unwrap();
+    assert_eq!(
+        list,
+        ReadingList {
+            files: vec![
+                ("src/rules/game.rs".to_string(), 10),
+                ("src/rules/gone.rs".to_string(), 4),
+                (FULL_SCAN_ORACLE.to_string(), 5),
+            ],
+            total: Some(19),
+        }
+    );
+    let lines_of = |path: &str| match path {
+        "src/rules/game.rs" => Some(12),
+        "src/rules/verdict.rs" => Some(30),
+        FULL_SCAN_ORACLE => Some(5),
+        _ => None,
+    };
+    let rules_files = ["src/rules/game.rs", "src/rules/verdict.rs"].map(String::from);
+    let problems = reading_list_problems(&list, &rules_files, &lines_of);
+    let all = problems.join("\n");
+    assert_eq!(problems.len(), 4, "{all}");
+    assert!(
+        all.contains("`src/rules/game.rs` has 12 lines, ARCHITECTURE.md's reading list says 10"),
+        "{all}"
+    );
+    assert!(
+        all.contains("names `src/rules/gone.rs`, which is no file"),
+        "{all}"
+    );
+    assert!(
+        all.contains("add `| [src/rules/verdict.rs](src/rules/verdict.rs) | 30 | ... |`"),
+        "{all}"
+    );
+    assert!(all.contains("write `| total | 47 | |`"), "{all}");
+    // The rows as the files are: nothing to say.
+    let right = ReadingList {
+        files: vec![
+            ("src/rules/game.rs".to_string(), 12),
+            ("src/rules/verdict.rs".to_string(), 30),
+            (FULL_SCAN_ORACLE.to_string(), 5),
+        ],
+        total: Some(47),
+    };
+    assert!(reading_list_problems(&right, &rules_files, &lines_of).is_empty());
+    assert!(reading_list("# No list\n").is_err());
 }

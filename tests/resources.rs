@@ -216,7 +216,7 @@ fn colliding(n: usize, family: u32) -> Vec<u8> {
 fn probes_per_lookup(bytes: &[u8]) -> f64 {
     let mut judge = Judge::new();
     judge.feed(bytes);
-    let probes = judge.game().expect("a game in play").board().probes();
+    let probes = connectz::hooks::probes(judge.game().expect("a game in play").board());
     assert!(probes.lookups > 0);
     probes.extra as f64 / probes.lookups as f64
 }

@@ -6,7 +6,8 @@
 use std::fs;
 use std::process::Command;
 
-use connectz::{judge_bytes, judge_chunked};
+use connectz::hooks::{self, judge_chunked};
+use connectz::judge_bytes;
 use connectz_spec::{Class, Example, case_files, clauses};
 
 use crate::support::{files_below, root};
@@ -189,10 +190,9 @@ fn stream(resource: &connectz_spec::Resource) -> (connectz::Report, usize, u64) 
 }
 
 fn board_per_move(report: &connectz::Report) -> usize {
-    report
-        .game
-        .as_ref()
-        .map_or(0, |g| g.board().heap_bytes() / (g.placed() as usize).max(1))
+    report.game.as_ref().map_or(0, |g| {
+        hooks::heap_bytes(g.board()) / (g.placed() as usize).max(1)
+    })
 }
 
 #[test]

@@ -195,10 +195,7 @@ pub fn json(report: &Report, path: &str) -> String {
 /// A judge that keeps every counter to the end, for pictures of the board
 /// (a plain judge keeps only heights once a run is complete).
 pub fn keeping_board() -> connectz::Judge {
-    connectz::Judge::keeping(connectz::Keep {
-        board: true,
-        ..connectz::Keep::default()
-    })
+    connectz::Judge::keeping(connectz::Keep { board: true })
 }
 
 /// The board after every counter placed: the file fed a line at a time, each

@@ -340,10 +340,7 @@ pub fn replay(shape: Shape, moves: &[usize]) -> Game {
         y: Nat::from(shape.height as u64),
         z: Nat::from(shape.z as u64),
     };
-    let keep = Keep {
-        board: true,
-        ..Keep::default()
-    };
+    let keep = Keep { board: true };
     let mut game = Game::new(&header, keep);
     for &m in moves {
         game = step(game, &Nat::from(m as u64 + 1)).0;

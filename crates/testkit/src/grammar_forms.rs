@@ -3,7 +3,7 @@
 //!
 //! The nom grammar (`connectz::grammar`) is the one statement of the format
 //! in code. The judge reads lines in faster forms too, reached here through
-//! the core's `test-hooks` feature (`connectz::grammar::hooks`): the byte
+//! the core's `test-hooks` feature (`connectz::hooks`): the byte
 //! scanners of its fast path (`plain_move`, `skim_lines`, `plain_lines`)
 //! and `Prefix`, the byte-at-a-time form, as the judge uses it through
 //! `Partial` for a line that spans chunks. [`check`] takes every line of an
@@ -11,7 +11,8 @@
 //! the grammar gives: the same value, or the same fault at the same byte.
 
 use connectz::FormatFault;
-use connectz::grammar::{hooks, parse_header, parse_move};
+use connectz::grammar::{parse_header, parse_move};
+use connectz::hooks;
 
 /// A line of the input: where it starts, its bytes (line feed removed) and
 /// whether a line feed ended it.

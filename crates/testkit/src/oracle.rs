@@ -6,7 +6,8 @@
 //! detection code with the judge: only the number type, the code type and
 //! the winnability formula (itself checked against brute force in tests).
 
-use connectz::{Code, Judge, Nat, judge_bytes, judge_chunked, winnable};
+use connectz::hooks::{self, Storage, judge_chunked};
+use connectz::{Code, Keep, Nat, judge_bytes, winnable};
 
 /// Frames with more cells than this are beyond the oracle.
 pub const MAX_CELLS: u64 = 4096;
@@ -167,7 +168,7 @@ pub fn reproducer(bytes: &[u8]) -> String {
 pub fn differential(input: &[u8], chunk_sizes: &[usize]) -> Result<Code, String> {
     let whole = judge_bytes(input);
     let chunked = judge_chunked(input, chunk_sizes);
-    let mut sparse = Judge::with_sparse_board();
+    let mut sparse = hooks::judge(Keep::default(), Storage::Sparse);
     sparse.feed(input);
     let sparse = sparse.finish();
     let repro = reproducer(input);

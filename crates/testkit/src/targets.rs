@@ -17,9 +17,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use arbitrary::{Arbitrary, Unstructured};
 
+use connectz::hooks::{self, Storage, judge_chunked};
 use connectz::{
-    Effect, Finding, Game, Header, Judge, Keep, Nat, SHOWN_DIGITS, Storage, decide, judge_bytes,
-    judge_chunked, winnable,
+    Effect, Finding, Game, Header, Judge, Keep, Nat, SHOWN_DIGITS, decide, judge_bytes, winnable,
 };
 use connectz_games::snapshot::{self, Answer};
 use connectz_games::solver::{Position, Shape, Solver};
@@ -55,7 +55,7 @@ pub fn parse(data: &[u8]) {
     // Large inputs: the judge must agree with itself, in bounded memory.
     let whole = judge_bytes(data);
     let chunked = judge_chunked(data, &[4096, 1, 65536]);
-    let mut sparse = Judge::with_sparse_board();
+    let mut sparse = hooks::judge(Keep::default(), Storage::Sparse);
     sparse.feed(data);
     let sparse = sparse.finish();
     assert_eq!(whole.verdict, chunked.verdict, "chunks change the verdict");
@@ -110,8 +110,8 @@ pub fn step(data: &[u8]) {
     if !winnable(&x, &y, &z) {
         return;
     }
+    let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][usize::from(kind / 4) % 3];
     let keep = Keep {
-        storage: [Storage::Auto, Storage::Sparse, Storage::Dense][usize::from(kind / 4) % 3],
         board: kind & 0x20 != 0,
     };
     let header = Header {
@@ -119,7 +119,7 @@ pub fn step(data: &[u8]) {
         y: y.clone(),
         z: z.clone(),
     };
-    let mut game = Game::new(&header, keep);
+    let mut game = hooks::game(&header, keep, storage);
     let mut oracle = FullScanBoard::new(x.clone(), y, &z, base, width);
     let mut first_after_win = None;
     let mut moves = Vec::new();
@@ -138,7 +138,12 @@ pub fn step(data: &[u8]) {
         let (next, effect) = connectz::step(game, &column);
         game = next;
         let expected = oracle.step(&column);
-        let context = || format!("frame {x} {} {z}, {keep:?}, moves {moves:?}", header.y);
+        let context = || {
+            format!(
+                "frame {x} {} {z}, {storage:?}, {keep:?}, moves {moves:?}",
+                header.y
+            )
+        };
         match (&effect, &expected) {
             (Effect::OffFrame, Ruling::OffFrame) | (Effect::ColumnFull, Ruling::ColumnFull) => {}
             (
@@ -203,17 +208,13 @@ pub fn step(data: &[u8]) {
     let chunkings = [vec![file.len()], vec![1], picked];
     for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
         for sizes in &chunkings {
-            let keeping = Keep {
-                storage,
-                board: keep.board,
-            };
             let context = || {
                 format!(
-                    "{keeping:?}, chunks {sizes:?}, file {:?}",
+                    "{storage:?}, {keep:?}, chunks {sizes:?}, file {:?}",
                     String::from_utf8_lossy(&file)
                 )
             };
-            let report = judge_in_chunks(&file, sizes, Judge::keeping(keeping));
+            let report = judge_in_chunks(&file, sizes, hooks::judge(keep, storage));
             assert_eq!(Some(&report.verdict), verdict.as_ref(), "{}", context());
             assert_eq!(report.faults, faults, "{}", context());
             assert_eq!(report.result, result, "{}", context());

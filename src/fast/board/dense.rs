@@ -2,9 +2,9 @@
 
 use std::hint::select_unpredictable;
 
-use crate::prefetch::prefetch;
+use crate::fast::prefetch::prefetch;
 
-use super::{CellLanes, Effect, Lane, Placement, Player, SIDEWAYS, join, tag};
+use super::{CellLanes, Effect, Lane, Placement, Player, SIDEWAYS, join, player_from_tag, tag};
 use crate::nat::Nat;
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
@@ -112,7 +112,7 @@ impl<L: Lane> Dense<L> {
         if row >= u64::from(height) {
             return None;
         }
-        Player::from_tag(self.cell(self.index(col, row as usize))[3].get())
+        player_from_tag(self.cell(self.index(col, row as usize))[3].get())
     }
 
     /// The vertical run and the (back, ahead) runs a counter tagged `tag` at

@@ -227,7 +227,7 @@ impl<V: Default + Clone> ColumnMap<V> {
         if self.len == 0 {
             return;
         }
-        let ask = |k: u64| crate::prefetch::prefetch(&self.groups, self.home(k) / GROUP);
+        let ask = |k: u64| crate::fast::prefetch::prefetch(&self.groups, self.home(k) / GROUP);
         ask(key);
         match (key % GROUP as u64) as usize {
             0 => ask(key.wrapping_sub(1)),

@@ -1,7 +1,6 @@
 //! Who holds a cell and the runs through it: the players, the four
 //! directions, and the winning run.
 
-use super::{OutOfMemory, Placement};
 use crate::nat::Nat;
 
 /// One of the two players.
@@ -27,14 +26,6 @@ impl Player {
         match self {
             Player::One => 1,
             Player::Two => 2,
-        }
-    }
-
-    pub(super) fn from_tag(tag: u64) -> Option<Player> {
-        match tag {
-            1 => Some(Player::One),
-            2 => Some(Player::Two),
-            _ => None,
         }
     }
 }
@@ -97,38 +88,4 @@ impl WinningRun {
             (self.column.add_u64(dc * k), row)
         })
     }
-}
-
-/// The run completed by `placed`, from its start; [`OutOfMemory`] when the
-/// start's column number (a column past 2^64) cannot be made.
-pub(super) fn run_from(
-    column: Nat,
-    placed: Placement,
-    player: Player,
-) -> Result<WinningRun, OutOfMemory> {
-    let Placement {
-        row,
-        direction,
-        length,
-        back,
-    } = placed;
-    // Walk `back` steps towards the start of the run.
-    let start = |column: Nat| -> Result<Nat, OutOfMemory> {
-        Ok(column
-            .try_checked_sub(&Nat::from(back))?
-            .unwrap_or(Nat::ZERO))
-    };
-    let (column, row) = match direction {
-        Direction::Vertical => (column, row + 1 - back),
-        Direction::Horizontal => (start(column)?, row + 1),
-        Direction::Diagonal => (start(column)?, row + 1 - back),
-        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
-    };
-    Ok(WinningRun {
-        player,
-        column,
-        row,
-        direction,
-        length,
-    })
 }

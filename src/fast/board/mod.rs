@@ -8,7 +8,7 @@
 //!
 //! r[resource.board]: the stores, and what each costs.
 //! - `Dense`: an array of the whole frame, row after row, for frames whose
-//!   array fits in [`UP_FRONT_BYTES`], or once an eighth of the frame is
+//!   array fits in 64 MiB (`UP_FRONT_BYTES`), or once an eighth of the frame is
 //!   occupied (so the array costs at most eight cells per counter). Rows are
 //!   committed as counters reach them.
 //! - `Sparse`: occupied columns only, in a table with a keyed hash (see
@@ -31,12 +31,12 @@
 
 use std::fmt::Debug;
 
+use crate::fast::Storage;
 use crate::nat::Nat;
 
-mod column_map;
+pub(crate) mod column_map;
 mod columns;
 mod dense;
-mod run;
 mod sparse;
 mod stacks;
 
@@ -44,10 +44,9 @@ use columns::Heights;
 use dense::{Dense, dense_index, dense_step};
 use sparse::{Sparse, sparse_step};
 
-pub use column_map::Probes;
-pub use columns::ARRAY_COLUMNS;
-use run::run_from;
-pub use run::{Direction, Player, WinningRun};
+pub use crate::rules::game::Effect;
+pub use crate::rules::run::{Direction, Player, WinningRun};
+use column_map::Probes;
 
 /// The three directions whose runs are stored per cell, with the row step
 /// per column to the right.
@@ -101,10 +100,50 @@ pub(crate) struct Placement {
     back: u64,
 }
 
-pub use crate::memory::OutOfMemory;
+use crate::memory::OutOfMemory;
 
+/// The owner's tag a cell keeps: 1 or 2 (0 is an empty cell).
 fn tag(player: Player) -> u64 {
     u64::from(player.number())
+}
+
+/// The player of a cell's tag; `None` for an empty cell.
+fn player_from_tag(tag: u64) -> Option<Player> {
+    match tag {
+        1 => Some(Player::One),
+        2 => Some(Player::Two),
+        _ => None,
+    }
+}
+
+/// The run completed by `placed`, from its start; [`OutOfMemory`] when the
+/// start's column number (a column past 2^64) cannot be made.
+fn run_from(column: Nat, placed: Placement, player: Player) -> Result<WinningRun, OutOfMemory> {
+    let Placement {
+        row,
+        direction,
+        length,
+        back,
+    } = placed;
+    // Walk `back` steps towards the start of the run.
+    let start = |column: Nat| -> Result<Nat, OutOfMemory> {
+        Ok(column
+            .try_checked_sub(&Nat::from(back))?
+            .unwrap_or(Nat::ZERO))
+    };
+    let (column, row) = match direction {
+        Direction::Vertical => (column, row + 1 - back),
+        Direction::Horizontal => (start(column)?, row + 1),
+        Direction::Diagonal => (start(column)?, row + 1 - back),
+        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
+    };
+    Ok(WinningRun {
+        player,
+        column,
+        row,
+        direction,
+        length,
+    })
 }
 
 /// The runs through a cell from the runs beside it, the run-length update
@@ -158,29 +197,14 @@ macro_rules! with_store {
     };
 }
 
-/// How a board stores its cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Storage {
-    /// The array when it is small or the frame is an eighth occupied, else
-    /// the sparse map (see the module docs).
-    #[default]
-    Auto,
-    /// Always the sparse map: lets tests hold the stores to each other.
-    #[cfg(any(test, feature = "test-hooks"))]
-    Sparse,
-    /// The array whenever the frame has one (at most [`MAX_DENSE_CELLS`]),
-    /// whatever it costs: for tests of the array at large sizes.
-    #[cfg(any(test, feature = "test-hooks"))]
-    Dense,
-}
-
-/// A frame whose array takes at most this many bytes gets it from the start.
-pub const UP_FRONT_BYTES: u64 = 64 << 20;
+/// A frame whose array takes at most this many bytes gets it from the start
+/// (r[resource.board]: 64 MiB).
+const UP_FRONT_BYTES: u64 = 64 << 20;
 /// No array has more cells than this (its index must fit the address space).
-pub const MAX_DENSE_CELLS: u64 = 1 << 34;
+const MAX_DENSE_CELLS: u64 = 1 << 34;
 /// The sparse map moves to an array once the array (its columns' heights and
 /// top runs counted) costs at most this many cells' bytes per counter.
-pub const PROMOTE_AT: u64 = 8;
+const PROMOTE_AT: u64 = 8;
 
 /// The counters on the frame.
 #[derive(Clone, Debug)]
@@ -193,35 +217,6 @@ pub struct Board {
     placed: u64,
     /// Counters at which the sparse map moves to an array (`u64::MAX`: never).
     promote_at: u64,
-}
-
-/// What one move did: what `Board::step` and so [`crate::step`] report;
-/// the judge decides what it means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Memory ran out: nothing placed, and the game cannot go on
-    /// (r[decision.out-of-memory]).
-    OutOfMemory,
-    /// r[rule.column-range]: the column is greater than X; nothing placed.
-    OffFrame,
-    /// r[rule.column-full]: the column is full; nothing placed.
-    ColumnFull,
-    /// The counter was placed at this 1-based row and won nothing.
-    Placed {
-        /// Row the counter landed on (r[rule.gravity]).
-        row: u64,
-        /// True when a run had already won the game before this move
-        /// (r[rule.after-win]).
-        after_win: bool,
-    },
-    /// The counter was placed at this 1-based row and completed the game's
-    /// first winning run (r[rule.line]).
-    Won {
-        /// Row the counter landed on.
-        row: u64,
-        /// The run it completed.
-        run: WinningRun,
-    },
 }
 
 /// The dense frame's width and height, if it has an array at all.
@@ -258,15 +253,14 @@ fn lane_bits(x: &Nat, z: &Nat) -> u32 {
 
 impl Board {
     /// An empty board for an `x` by `y` frame on which runs of up to `z`
-    /// must be told apart (longer runs read as "at least z").
-    pub fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
+    /// must be told apart (longer runs read as "at least z"), in the store
+    /// `storage` says.
+    pub(crate) fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
         let bits = lane_bits(x, z);
         let dims = dense_dims(x, y);
         let cell_bytes = u64::from(bits) / 2; // four lanes
         let up_front = match storage {
-            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Sparse => false,
-            #[cfg(any(test, feature = "test-hooks"))]
             Storage::Dense => dims.is_some(),
             Storage::Auto => dims.is_some_and(|(w, h, _)| {
                 dense_bytes(cell_bytes, w as u64, u64::from(h)) <= UP_FRONT_BYTES
@@ -277,7 +271,6 @@ impl Board {
             .flatten()
             .unwrap_or_else(|| sparse_store(bits, x));
         let promote_at = match (storage, dims) {
-            #[cfg(any(test, feature = "test-hooks"))]
             (Storage::Sparse, _) => u64::MAX,
             (_, None) => u64::MAX,
             // Once the array costs at most PROMOTE_AT cells' bytes a
@@ -298,15 +291,6 @@ impl Board {
     /// Columns and rows of the frame.
     pub fn frame(&self) -> (&Nat, &Nat) {
         (&self.x, &self.y)
-    }
-
-    /// The work of the keyed table's lookups so far (none for the array):
-    /// counted, so tests can bound it on any machine (r[resource.time]).
-    pub fn probes(&self) -> Probes {
-        with_store!(&self.store,
-            dense _d => Probes::default(),
-            sparse s => s.probes(),
-            heights h => h.probes())
     }
 
     /// Counters on the board.
@@ -513,16 +497,30 @@ impl Board {
     /// A hint that the next moves are into `columns` (1-based): the store
     /// starts loading the memory they will touch.
     #[inline]
-    pub fn warm(&self, columns: &[u64]) {
+    pub(crate) fn warm(&self, columns: &[u64]) {
         with_store!(&self.store,
             dense d => columns.iter().for_each(|&c| d.warm(c)),
             sparse s => columns.iter().for_each(|&c| s.warm(c)),
             heights _h => {})
     }
+}
+
+// What tests measure of a board: read only through the test hooks
+// (`connectz::hooks`) and the core's own tests.
+#[allow(dead_code, reason = "read only through the test hooks")]
+impl Board {
+    /// The work of the keyed table's lookups so far (none for the array):
+    /// counted, so tests can bound it on any machine (r[resource.time]).
+    pub(crate) fn probes(&self) -> Probes {
+        with_store!(&self.store,
+            dense _d => Probes::default(),
+            sparse s => s.probes(),
+            heights h => h.probes())
+    }
 
     /// The heap memory the board holds, in bytes (an estimate from the
     /// capacities of its arrays and maps).
-    pub fn heap_bytes(&self) -> usize {
+    pub(crate) fn heap_bytes(&self) -> usize {
         with_store!(&self.store,
             dense d => d.heap_bytes(),
             sparse s => s.heap_bytes(),
@@ -530,9 +528,8 @@ impl Board {
     }
 
     /// Which store holds the counters: `dense`, `sparse` or `heights`, and
-    /// the lane width in bits (0 for heights). A test hook.
-    #[cfg(any(test, feature = "test-hooks"))]
-    pub fn store_kind(&self) -> (&'static str, u32) {
+    /// the lane width in bits (0 for heights).
+    pub(crate) fn store_kind(&self) -> (&'static str, u32) {
         match &self.store {
             Store::Dense8(_) => ("dense", 8),
             Store::Dense16(_) => ("dense", 16),

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::board::{Player, WinningRun};
-use crate::grammar::FormatFault;
+use super::grammar::FormatFault;
+use super::run::{Player, WinningRun};
 use crate::nat::Nat;
 
 /// The brief's message for a command line without exactly one file

@@ -1,8 +1,9 @@
 //! The state of a game and the pure transition `step`.
 
-pub use crate::board::Effect;
-use crate::board::{Board, Player, Storage, WinningRun};
-use crate::grammar::Header;
+use super::grammar::Header;
+use super::run::{Player, WinningRun};
+use crate::board::Board;
+use crate::fast::Storage;
 use crate::nat::Nat;
 
 /// A game in progress on a winnable frame.
@@ -25,8 +26,6 @@ pub struct Game {
 /// How a game keeps its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Keep {
-    /// How the board stores its cells.
-    pub storage: Storage,
     /// Keep every counter's owner after the first winning run (for pictures
     /// of the final board); otherwise only column heights are kept from then
     /// on, since no more runs are looked for (r[resource.board]).
@@ -36,13 +35,19 @@ pub struct Keep {
 impl Game {
     /// An empty frame.
     pub fn new(header: &Header, keep: Keep) -> Game {
+        Game::in_store(header, keep, Storage::Auto)
+    }
+
+    /// An empty frame whose board is kept in the store `storage` says
+    /// (`Auto` but for the test hooks).
+    pub(crate) fn in_store(header: &Header, keep: Keep, storage: Storage) -> Game {
         Game {
             cells: header
                 .x
                 .to_u64()
                 .zip(header.y.to_u64())
                 .and_then(|(x, y)| x.checked_mul(y)),
-            board: Board::new(&header.x, &header.y, &header.z, keep.storage),
+            board: Board::new(&header.x, &header.y, &header.z, storage),
             keep_board: keep.board,
             z: header.z.clone(),
             to_move: Player::One,
@@ -78,39 +83,6 @@ impl Game {
             }
         }
         effect
-    }
-
-    /// Steps through the longest prefix of `columns` whose moves are
-    /// ordinary (inside the frame, into a column with room, winning
-    /// nothing, before any win) and returns how many it stepped: the state
-    /// is the one that folding [`step`] over them gives (each with
-    /// [`Effect::Placed`]), reached without a `Nat` per move. The move after
-    /// them is for `step`. Steps through none where the board has no fast
-    /// path. The judge's batched path; private to the core, and held equal
-    /// to folding `step` by the `step` fuzz target.
-    #[inline]
-    pub(crate) fn step_ordinary(&mut self, columns: &[u64]) -> usize {
-        if self.winning_run.is_some() {
-            return 0;
-        }
-        // A z past u64 is never reached by a run of a frame with an array.
-        let z = self.z.to_u64().unwrap_or(u64::MAX);
-        let played = self.board.step_ordinary(columns, self.to_move, z);
-        if let Some(&last) = columns[..played].last() {
-            if played % 2 == 1 {
-                self.to_move = self.to_move.other();
-            }
-            let column = Nat::from(last);
-            let row = self.board.height(&column);
-            self.last = Some((column, row));
-        }
-        played
-    }
-
-    /// A hint that the next moves are into `columns`; changes nothing.
-    #[inline]
-    pub fn warm(&self, columns: &[u64]) {
-        self.board.warm(columns);
     }
 
     /// True when `column` is inside the frame and has room.
@@ -167,6 +139,35 @@ impl Game {
     }
 }
 
+/// What one move did, as [`step`] reports it (the board's store carries the
+/// move out, `Board::step`); the judge decides what it means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Memory ran out: nothing placed, and the game cannot go on
+    /// (r[decision.out-of-memory]).
+    OutOfMemory,
+    /// r[rule.column-range]: the column is greater than X; nothing placed.
+    OffFrame,
+    /// r[rule.column-full]: the column is full; nothing placed.
+    ColumnFull,
+    /// The counter was placed at this 1-based row and won nothing.
+    Placed {
+        /// Row the counter landed on (r[rule.gravity]).
+        row: u64,
+        /// True when a run had already won the game before this move
+        /// (r[rule.after-win]).
+        after_win: bool,
+    },
+    /// The counter was placed at this 1-based row and completed the game's
+    /// first winning run (r[rule.line]).
+    Won {
+        /// Row the counter landed on.
+        row: u64,
+        /// The run it completed.
+        run: WinningRun,
+    },
+}
+
 /// The transition: state in, state and effect out, by the rules of
 /// `spec/rules.md`. No I/O, no precedence (the judge turns effects into
 /// findings and `verdict::decide` chooses between them). The judge folds it
@@ -176,6 +177,44 @@ impl Game {
 pub fn step(mut state: Game, column: &Nat) -> (Game, Effect) {
     let effect = state.step_in_place(column);
     (state, effect)
+}
+
+// The judge's batched path: machinery (`fast/`), here only because it
+// needs the game's fields. Held equal to folding `step` by the `step` fuzz
+// target and `step_ordinary_is_step_folded_move_by_move` (`fast/board/tests.rs`).
+impl Game {
+    /// Steps through the longest prefix of `columns` whose moves are
+    /// ordinary (inside the frame, into a column with room, winning
+    /// nothing, before any win) and returns how many it stepped: the state
+    /// is the one that folding [`step`] over them gives (each with
+    /// [`Effect::Placed`]), reached without a `Nat` per move. The move after
+    /// them is for `step`. Steps through none where the board has no fast
+    /// path. The judge's batched path; private to the core, and held equal
+    /// to folding `step` by the `step` fuzz target.
+    #[inline]
+    pub(crate) fn step_ordinary(&mut self, columns: &[u64]) -> usize {
+        if self.winning_run.is_some() {
+            return 0;
+        }
+        // A z past u64 is never reached by a run of a frame with an array.
+        let z = self.z.to_u64().unwrap_or(u64::MAX);
+        let played = self.board.step_ordinary(columns, self.to_move, z);
+        if let Some(&last) = columns[..played].last() {
+            if played % 2 == 1 {
+                self.to_move = self.to_move.other();
+            }
+            let column = Nat::from(last);
+            let row = self.board.height(&column);
+            self.last = Some((column, row));
+        }
+        played
+    }
+
+    /// A hint that the next moves are into `columns`; changes nothing.
+    #[inline]
+    pub(crate) fn warm(&self, columns: &[u64]) {
+        self.board.warm(columns);
+    }
 }
 
 #[cfg(test)]
@@ -240,87 +279,5 @@ mod tests {
         assert!(g.would_complete(&Nat::from(4)));
         assert_eq!(g.placed(), 3);
         assert!(g.winning_run().is_none());
-    }
-
-    /// The batched hot loop is an optimisation of folding `step`: over
-    /// random games on every store, `step_ordinary` in chunks of random
-    /// sizes plays exactly the moves that `step` reports as ordinary, and
-    /// leaves the same state (every owner, every height, who moves, the
-    /// last counter) as folding `step` over them.
-    #[test]
-    fn step_ordinary_is_step_folded_move_by_move() {
-        use connectz_rng::Rng;
-        let mut rng = Rng::new(7);
-        let mut batched_moves = [0; 3];
-        for round in 0..3000 {
-            let (w, h) = (1 + rng.below(9), 1 + rng.below(9));
-            let z = 1 + rng.below(5);
-            let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][round % 3];
-            let header = Header {
-                x: w.into(),
-                y: h.into(),
-                z: z.into(),
-            };
-            let keep = Keep {
-                storage,
-                board: false,
-            };
-            let moves: Vec<u64> = (0..rng.below(90))
-                .map(|_| match rng.below(60) {
-                    0 => w + 1 + rng.below(3),
-                    _ => 1 + rng.below(w),
-                })
-                .collect();
-            let mut folded = Game::new(&header, keep);
-            let mut ordinary = moves.len();
-            for (i, &c) in moves.iter().enumerate() {
-                let (next, effect) = step(folded.clone(), &Nat::from(c));
-                if effect
-                    != (Effect::Placed {
-                        row: next.board().height(&Nat::from(c)),
-                        after_win: false,
-                    })
-                {
-                    ordinary = i;
-                    break;
-                }
-                folded = next;
-            }
-            let mut batched = Game::new(&header, keep);
-            let mut done = 0;
-            while done < moves.len() {
-                let chunk = (1 + rng.below(20) as usize).min(moves.len() - done);
-                let played = batched.step_ordinary(&moves[done..done + chunk]);
-                done += played;
-                if played < chunk {
-                    break;
-                }
-            }
-            let context = format!("{w}x{h} z={z} {storage:?} {moves:?}");
-            assert_eq!(done, ordinary, "{context}");
-            batched_moves[round % 3] += done;
-            assert_eq!(batched.to_move(), folded.to_move(), "{context}");
-            assert_eq!(batched.placed(), folded.placed(), "{context}");
-            assert_eq!(batched.last(), folded.last(), "{context}");
-            for c in 1..=w {
-                let c = Nat::from(c);
-                assert_eq!(batched.board().height(&c), folded.board().height(&c));
-                for r in 1..=h {
-                    assert_eq!(batched.board().owner(&c, r), folded.board().owner(&c, r));
-                }
-            }
-            // Past the prefix both go on as `step` says.
-            if let Some(c) = moves.get(ordinary) {
-                let (a, x) = step(batched, &Nat::from(*c));
-                let (b, y) = step(folded, &Nat::from(*c));
-                assert_eq!(x, y, "{context}");
-                assert_eq!(a.winning_run(), b.winning_run(), "{context}");
-            }
-        }
-        // Every store plays long ordinary prefixes in batches.
-        assert!(
-            batched_moves.iter().all(|&n| n > 4_000),
-            "{batched_moves:?}"
-        );
     }
 }

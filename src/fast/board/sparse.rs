@@ -3,7 +3,9 @@
 use super::column_map::Probes;
 use super::columns::{ARRAY_COLUMNS, Columns, Heights, small};
 use super::dense::Dense;
-use super::{CellLanes, Effect, Lane, OutOfMemory, Placement, Player, SIDEWAYS, join, tag};
+use super::{
+    CellLanes, Effect, Lane, OutOfMemory, Placement, Player, SIDEWAYS, join, player_from_tag, tag,
+};
 use crate::memory::or_abort;
 use crate::nat::Nat;
 
@@ -338,7 +340,7 @@ impl<L: Lane> Sparse<L> {
     }
 
     pub(super) fn owner(&self, col: &Nat, row: u64) -> Option<Player> {
-        Player::from_tag(self.column(col)?.cell(&self.stacks, row)?[3].get())
+        player_from_tag(self.column(col)?.cell(&self.stacks, row)?[3].get())
     }
 
     pub(super) fn heap_bytes(&self) -> usize {

@@ -4,7 +4,7 @@
 //!
 //! The `parse` fuzz target holds each scanner to the grammar on every line
 //! of its input (`connectz_testkit::grammar_forms`, through
-//! `grammar::hooks`): [`plain_move`] takes a line exactly when
+//! `connectz::hooks`): [`plain_move`] takes a line exactly when
 //! `grammar::parse_move` accepts it, it has at most 19 digits and a
 //! terminator, and then with the grammar's value and end; [`skim_lines`]
 //! takes exactly the run of such lines of value at most its limit; every
@@ -25,14 +25,14 @@ pub(crate) const SKIM_BLOCK: usize = 16384;
 /// digit followed by an LF (so each line's value is its last digit, at most
 /// `max_digit`); `None` otherwise. `prev` is the byte before the block (LF
 /// at the start of a line). One pass, in byte lanes the compiler
-/// vectorises; with AVX2 where the processor has it (see [`crate::avx2`]).
+/// vectorises; with AVX2 where the processor has it (see [`crate::fast::avx2`]).
 pub(crate) fn plain_lines(
     block: &[u8],
     prev: u8,
     max_digit: u8,
     single_digit: bool,
 ) -> Option<u64> {
-    crate::avx2::with_avx2(|| plain_lines_portable(block, prev, max_digit, single_digit))
+    crate::fast::avx2::with_avx2(|| plain_lines_portable(block, prev, max_digit, single_digit))
 }
 
 #[inline(always)]

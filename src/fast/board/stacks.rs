@@ -2,7 +2,8 @@
 //! players ("Rotate", a picture of a board). A game changes only through
 //! [`crate::step`].
 
-use super::{Board, Effect, Player, Storage};
+use super::{Board, Effect, Player};
+use crate::fast::Storage;
 use crate::nat::Nat;
 
 impl Board {

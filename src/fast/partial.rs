@@ -14,11 +14,12 @@
 //!
 //! The `parse` fuzz target holds this form to the grammar on every line of
 //! its input, pushed in chunks of several sizes
-//! (`connectz_testkit::grammar_forms`, through `grammar::hooks`): the same
+//! (`connectz_testkit::grammar_forms`, through `connectz::hooks`): the same
 //! fault at the same byte of the line, or, for a line that conforms, the
 //! same header, or a column with the same leading significant digits.
 
-use crate::grammar::{FormatFault, Prefix};
+use super::prefix::Prefix;
+use crate::grammar::FormatFault;
 
 /// Where a number of the line stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ pub(super) fn map_bytes(capacity: usize, entry: usize) -> usize {
 
 /// Frames up to this many columns index their columns by an array, wider
 /// ones by a keyed table.
-pub const ARRAY_COLUMNS: u64 = 1 << 16;
+pub(super) const ARRAY_COLUMNS: u64 = 1 << 16;
 
 /// A value per column, empty by default: an array for narrow frames, a
 /// keyed table for wide ones (and a keyed map for columns past 2^64).

@@ -2,6 +2,10 @@ use super::*;
 
 use connectz_rng::Rng;
 
+use crate::fast::Storage;
+use crate::game::{Game, Keep, step};
+use crate::grammar::Header;
+
 /// The arrays and the sparse maps of every lane width are stores of one
 /// algorithm: on random games they must report the same runs, and
 /// narrow lanes must saturate, never wrap.
@@ -161,6 +165,84 @@ fn step_ordinary_is_step_move_by_move() {
     assert!(
         played > 25_000 && stops > 4000,
         "{played} moves, {stops} stops"
+    );
+}
+
+/// The game's batched hot loop, `Game::step_ordinary`, is an optimisation
+/// of folding `step`: over random games on every store, `step_ordinary` in
+/// chunks of random sizes plays exactly the moves that `step` reports as
+/// ordinary, and leaves the same state (every owner, every height, who
+/// moves, the last counter) as folding `step` over them.
+#[test]
+fn step_ordinary_is_step_folded_move_by_move() {
+    let mut rng = Rng::new(7);
+    let mut batched_moves = [0; 3];
+    for round in 0..3000 {
+        let (w, h) = (1 + rng.below(9), 1 + rng.below(9));
+        let z = 1 + rng.below(5);
+        let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][round % 3];
+        let header = Header {
+            x: w.into(),
+            y: h.into(),
+            z: z.into(),
+        };
+        let keep = Keep::default();
+        let moves: Vec<u64> = (0..rng.below(90))
+            .map(|_| match rng.below(60) {
+                0 => w + 1 + rng.below(3),
+                _ => 1 + rng.below(w),
+            })
+            .collect();
+        let mut folded = Game::in_store(&header, keep, storage);
+        let mut ordinary = moves.len();
+        for (i, &c) in moves.iter().enumerate() {
+            let (next, effect) = step(folded.clone(), &Nat::from(c));
+            if effect
+                != (Effect::Placed {
+                    row: next.board().height(&Nat::from(c)),
+                    after_win: false,
+                })
+            {
+                ordinary = i;
+                break;
+            }
+            folded = next;
+        }
+        let mut batched = Game::in_store(&header, keep, storage);
+        let mut done = 0;
+        while done < moves.len() {
+            let chunk = (1 + rng.below(20) as usize).min(moves.len() - done);
+            let played = batched.step_ordinary(&moves[done..done + chunk]);
+            done += played;
+            if played < chunk {
+                break;
+            }
+        }
+        let context = format!("{w}x{h} z={z} {storage:?} {moves:?}");
+        assert_eq!(done, ordinary, "{context}");
+        batched_moves[round % 3] += done;
+        assert_eq!(batched.to_move(), folded.to_move(), "{context}");
+        assert_eq!(batched.placed(), folded.placed(), "{context}");
+        assert_eq!(batched.last(), folded.last(), "{context}");
+        for c in 1..=w {
+            let c = Nat::from(c);
+            assert_eq!(batched.board().height(&c), folded.board().height(&c));
+            for r in 1..=h {
+                assert_eq!(batched.board().owner(&c, r), folded.board().owner(&c, r));
+            }
+        }
+        // Past the prefix both go on as `step` says.
+        if let Some(c) = moves.get(ordinary) {
+            let (a, x) = step(batched, &Nat::from(*c));
+            let (b, y) = step(folded, &Nat::from(*c));
+            assert_eq!(x, y, "{context}");
+            assert_eq!(a.winning_run(), b.winning_run(), "{context}");
+        }
+    }
+    // Every store plays long ordinary prefixes in batches.
+    assert!(
+        batched_moves.iter().all(|&n| n > 4_000),
+        "{batched_moves:?}"
     );
 }
 

@@ -5,15 +5,16 @@
 //! terminator removed. Every parser sits under the ABNF line it implements.
 //!
 //! This grammar is the one statement of the format in code. The judge also
-//! reads lines in two faster forms: `Prefix` (below, used through
-//! `partial` for a line that spans chunks), which says byte by byte whether
-//! a line can still conform, and the byte scanners of `scan` (`plain_move`,
-//! `plain_lines`, `skim_lines`), which vouch for plain move lines in bulk
-//! and leave every other line to this grammar. The `parse` fuzz target
+//! reads lines in two faster forms, machinery outside `rules/`: `Prefix`
+//! (`fast/prefix.rs`, used through `fast/partial.rs` for a line that spans
+//! chunks), which says byte by byte whether a line can still conform, and
+//! the byte scanners of `fast/scan.rs` (`plain_move`, `plain_lines`,
+//! `skim_lines`), which vouch for plain move lines in bulk and leave every
+//! other line to this grammar. The `parse` fuzz target
 //! holds both forms to this grammar line by line
-//! (`connectz_testkit::grammar_forms`, through the `hooks` module of the
-//! `test-hooks` feature): the same value, or the same fault at the same
-//! byte; `cargo test` replays its corpus.
+//! (`connectz_testkit::grammar_forms`, through `connectz::hooks`): the same
+//! value, or the same fault at the same byte; `cargo test` replays its
+//! corpus.
 //!
 //! Which fault a line reports (r[format.positive]): its shape is checked
 //! before its values. A line whose bytes stop matching the grammar is
@@ -220,151 +221,11 @@ pub fn parse_move(line: &[u8]) -> Result<Nat, FormatFault> {
 ///
 /// # Errors
 /// As [`parse_move`].
-pub fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
+pub(crate) fn move_digits(line: &[u8]) -> Result<&[u8], FormatFault> {
     check_line(line)?;
     let column = shape(line, move_field)?;
     positive(line, column)?;
     Ok(column)
-}
-
-/// How far a line has got through the grammar, byte by byte: enough to say,
-/// as each byte arrives, whether some ending of the line could still
-/// conform. The streaming judge uses it to cut a line at its first byte that
-/// cannot (the grammar then names the fault from the bytes up to it, which is
-/// the fault it finds in the whole line) and so never holds more of a line
-/// than a conforming one needs. Carriage returns are left to the caller (one
-/// before the line feed is part of the terminator).
-///
-/// The `parse` fuzz target holds it, and `partial` built on it, to the
-/// grammar on every line of its input (`connectz_testkit::grammar_forms`):
-/// it refuses a byte exactly where the grammar reports a fault at that byte,
-/// and the grammar finds that fault in the line cut there. The property test
-/// below checks the same on random near-miss lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Prefix {
-    /// In the header: `field` numbers begun (0 to 3), `digits` true when the
-    /// current one has a digit.
-    Header {
-        /// Numbers begun.
-        field: u8,
-        /// The current number has a digit.
-        digits: bool,
-    },
-    /// In a move line.
-    Move,
-}
-
-impl Prefix {
-    /// The start of line 1.
-    pub(crate) fn header() -> Prefix {
-        Prefix::Header {
-            field: 1,
-            digits: false,
-        }
-    }
-
-    /// Takes the next byte; false when no conforming line starts with the
-    /// bytes so far (r[format.header], r[format.move]).
-    #[inline]
-    pub(crate) fn accept(&mut self, byte: u8) -> bool {
-        match self {
-            Prefix::Move => byte.is_ascii_digit(),
-            Prefix::Header { field, digits } => {
-                if byte.is_ascii_digit() {
-                    *digits = true;
-                    true
-                } else if byte == b' ' && *digits && *field < 3 {
-                    *field += 1;
-                    *digits = false;
-                    true
-                } else {
-                    false
-                }
-            }
-        }
-    }
-}
-
-/// The grammar's fast forms, for the test kit to hold to the grammar (the
-/// `parse` fuzz target, `connectz_testkit::grammar_forms`). A test hook, not
-/// part of the API: only with the `test-hooks` feature.
-#[cfg(any(test, feature = "test-hooks"))]
-pub mod hooks {
-    use super::{FormatFault, Prefix, move_digits, parse_header};
-    use crate::partial::{Partial, Pushed};
-
-    /// `scan::plain_move`: a plain move line at `start`, its value and the
-    /// index past its terminator, or `None` to leave it to the grammar.
-    pub fn plain_move(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
-        crate::scan::plain_move(bytes, start)
-    }
-
-    /// `scan::plain_lines`: the line feeds of a block whose every line
-    /// surely conforms, or `None`.
-    pub fn plain_lines(block: &[u8], prev: u8, max_digit: u8, single_digit: bool) -> Option<u64> {
-        crate::scan::plain_lines(block, prev, max_digit, single_digit)
-    }
-
-    /// `scan::skim_lines`: bytes and lines of the plain move lines of value
-    /// at most `limit` that start before `stop`.
-    pub fn skim_lines(bytes: &[u8], stop: usize, limit: u64) -> (usize, u64) {
-        crate::scan::skim_lines(bytes, stop, limit)
-    }
-
-    /// The index of the first byte of `line` that `Prefix` refuses, read as
-    /// line 1 (`header`) or a move line; `None` when it takes them all.
-    pub fn prefix_refuses(line: &[u8], header: bool) -> Option<usize> {
-        let mut prefix = if header {
-            Prefix::header()
-        } else {
-            Prefix::Move
-        };
-        line.iter().position(|&byte| !prefix.accept(byte))
-    }
-
-    /// `line` (no line feed in it unless it is to be cut there) pushed into
-    /// a `Partial` in chunks of the `chunks` sizes, in turn, then taken as
-    /// the judge takes a line that spans chunks: the grammar's fault on the
-    /// bytes kept, placed in `line`, or the bytes kept when they conform.
-    /// `terminated`: the line ended at a line feed (a CR before it is then
-    /// part of the terminator). `keep`: the significant digits a move
-    /// line's number keeps.
-    ///
-    /// # Panics
-    /// When memory for the kept bytes cannot be had.
-    pub fn partial_line(
-        line: &[u8],
-        terminated: bool,
-        header: bool,
-        keep: usize,
-        chunks: &[usize],
-    ) -> Result<Vec<u8>, FormatFault> {
-        let mut partial = Partial::new();
-        partial.start(header, keep);
-        let mut pushed = Pushed::Open;
-        let mut rest = line;
-        let mut sizes = chunks.iter().cycle();
-        while !rest.is_empty() && pushed == Pushed::Open {
-            let size = sizes.next().copied().unwrap_or(rest.len());
-            let (chunk, more) = rest.split_at(size.clamp(1, rest.len()));
-            pushed = partial.push(chunk);
-            rest = more;
-        }
-        let kept = partial.bytes();
-        let content = match pushed {
-            Pushed::OutOfMemory => panic!("no memory for the line's kept bytes"),
-            Pushed::Open if terminated => kept.strip_suffix(b"\r").unwrap_or(kept),
-            Pushed::Open | Pushed::Cut => kept,
-        };
-        let conforms = match header {
-            true => parse_header(content).map(|_| ()),
-            false => move_digits(content).map(|_| ()),
-        };
-        match conforms {
-            Ok(()) => Ok(content.to_vec()),
-            Err(fault) => Err(partial.locate(fault)),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -405,62 +266,6 @@ mod tests {
             parse_header(b"7 6 4\r"),
             Err(FormatFault::LoneCarriageReturn { column: 6 })
         );
-    }
-
-    /// The grammar vouches for `Prefix`: it accepts a byte exactly when the
-    /// grammar does not fail at that byte, on every prefix of random lines
-    /// (carriage returns are the caller's, so none here).
-    #[test]
-    fn the_grammar_vouches_for_prefix() {
-        let mut state = 3u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state >> 33
-        };
-        let alphabet = b"0123456789  0x";
-        let mut cuts = 0;
-        for _ in 0..100_000 {
-            let header = next() % 2 == 0;
-            let len = 1 + (next() % 12) as usize;
-            let line: Vec<u8> = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                .collect();
-            let parse = |bytes: &[u8]| -> Option<FormatFault> {
-                if header {
-                    parse_header(bytes).err()
-                } else {
-                    parse_move(bytes).err()
-                }
-            };
-            let mut prefix = if header {
-                Prefix::header()
-            } else {
-                Prefix::Move
-            };
-            for i in 0..line.len() {
-                let accepted = prefix.accept(line[i]);
-                // The grammar on the line up to and including this byte
-                // fails at this byte exactly when Prefix refuses it.
-                let fails_here = matches!(
-                    parse(&line[..=i]),
-                    Some(FormatFault::UnexpectedByte { column, .. }) if column == i + 1
-                );
-                assert_eq!(
-                    !accepted,
-                    fails_here,
-                    "{} {:?}",
-                    if header { "header" } else { "move" },
-                    line[..=i].escape_ascii().to_string()
-                );
-                if !accepted {
-                    cuts += 1;
-                    break;
-                }
-            }
-        }
-        assert!(cuts > 10_000, "only {cuts} lines cut");
     }
 
     /// r[format.positive]: a line's shape is checked before its values,
