@@ -13,7 +13,7 @@
 use crate::board::Board;
 use crate::fast::partial::{Partial, Pushed};
 use crate::fast::prefix::Prefix;
-use crate::grammar::{FormatFault, Header, move_digits, parse_header};
+use crate::grammar::{FormatFault, Header, line_content, move_digits, parse_header};
 use crate::{Game, Judge, Keep, Report};
 
 pub use crate::fast::Storage;
@@ -128,8 +128,8 @@ pub fn partial_line(
     let kept = partial.bytes();
     let content = match pushed {
         Pushed::OutOfMemory => panic!("no memory for the line's kept bytes"),
-        Pushed::Open if terminated => kept.strip_suffix(b"\r").unwrap_or(kept),
-        Pushed::Open | Pushed::Cut => kept,
+        Pushed::Open => line_content(kept, terminated),
+        Pushed::Cut => kept,
     };
     let conforms = match header {
         true => parse_header(content).map(|_| ()),

@@ -7,10 +7,10 @@ use crate::fast::Storage;
 use crate::fast::partial::{Partial, Pushed};
 use crate::fast::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
 use crate::game::{Effect, Game, Keep, step};
-use crate::grammar::{FormatFault, Header, move_digits, try_parse_header};
+use crate::grammar::{FormatFault, Header, line_content, move_digits, try_parse_header};
 use crate::memory::OutOfMemory;
 use crate::nat::Nat;
-use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, watch};
+use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, result_of_play, watch};
 use crate::winnability::winnable;
 
 /// Plain move lines parsed ahead of play (see [`Judge::step_plain`]).
@@ -349,18 +349,12 @@ impl Judge {
         }
     }
 
-    /// One line, its LF removed. r[format.eol], r[decision.line-ending]: a CR
-    /// before the LF is part of the terminator; any other CR is a fault,
-    /// found by the grammar. r[decision.final-newline]: the last line may
-    /// come without terminator (`terminated` false). `partial` holds the
-    /// positions of bytes dropped from a long line.
+    /// One line, its LF removed, `terminated` false for a last line without
+    /// one (its content: [`line_content`]). `partial` holds the positions of
+    /// bytes dropped from a long line.
     fn take_line(&mut self, line: &[u8], terminated: bool, partial: Option<&Partial>) {
         self.lines += 1;
-        let content = if terminated {
-            line.strip_suffix(b"\r").unwrap_or(line)
-        } else {
-            line
-        };
+        let content = line_content(line, terminated);
         let number = self.lines;
         let locate = |fault: FormatFault| partial.map_or(fault.clone(), |p| p.locate(fault));
         if number == 1 {
@@ -474,19 +468,12 @@ impl Judge {
                 fault: FormatFault::EmptyFile,
             });
         }
-        // r[rule.end]: the result of play when no fault outranks it; a run
-        // wins even on the last cell (r[decision.win-on-last-cell]), and a
-        // header alone is unfinished (r[decision.header-only]).
-        let result = match (&self.won, &self.game) {
-            (Some(line), _) => Some(line.clone()),
-            (None, Some(game)) if game.is_full() => Some(Finding::Draw {
-                line: self.last_move,
-            }),
-            (None, Some(_)) => Some(Finding::Unfinished {
-                line: self.lines.max(1),
-            }),
-            (None, None) => None,
-        };
+        let result = result_of_play(
+            self.won.as_ref(),
+            self.game.as_ref().map(Game::is_full),
+            self.last_move,
+            self.lines,
+        );
         // Without a game a fault was always recorded (no bytes, a bad header,
         // a frame that cannot be won, or memory ran out), so `decide` always
         // has a finding; the fallback only keeps this function total.

@@ -200,7 +200,7 @@ mod tests {
     }
 
     fn grammar_value(line: &[u8]) -> Option<Nat> {
-        parse_move(line.strip_suffix(b"\r").unwrap_or(line)).ok()
+        parse_move(crate::grammar::line_content(line, true)).ok()
     }
 
     #[test]

@@ -205,6 +205,21 @@ fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
     Ok([x, y, z])
 }
 
+/// A line's content, its terminator taken off: r[format.eol],
+/// r[decision.line-ending]: a line ends at LF, and a CR just before the LF
+/// is part of the terminator (any other CR stays, and is a fault the
+/// grammar finds); r[decision.final-newline]: the last line may come
+/// without a terminator (`terminated` false), and is then all content.
+/// `line` comes without its LF.
+#[inline]
+pub(crate) fn line_content(line: &[u8], terminated: bool) -> &[u8] {
+    if terminated {
+        line.strip_suffix(b"\r").unwrap_or(line)
+    } else {
+        line
+    }
+}
+
 /// Parses a move line (without its terminator): the column, 1-based.
 ///
 /// # Errors

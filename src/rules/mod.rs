@@ -2,9 +2,10 @@
 //! reads this folder and nothing else of the judge; ARCHITECTURE.md,
 //! "Reading the rules", lists its files with their lengths.
 //!
-//! - `grammar.rs`: the format of one line (spec/format.md), written out with
-//!   `nom`, each parser under the ABNF line it implements, and which fault a
-//!   line that does not conform reports: r[format.file] to
+//! - `grammar.rs`: what ends a line (r[format.eol], r[decision.line-ending],
+//!   r[decision.final-newline]), the format of one line (spec/format.md),
+//!   written out with `nom`, each parser under the ABNF line it implements,
+//!   and which fault a line that does not conform reports: r[format.file] to
 //!   r[format.positive], r[decision.separator], r[decision.number-syntax],
 //!   r[decision.zero], r[decision.blank-line].
 //! - `winnability.rs`: which frames some legal game can win, and why the
@@ -20,7 +21,9 @@
 //!   (r[rule.line]) and the counters placed after it (r[rule.after-win],
 //!   r[decision.placed-after-win]).
 //! - `verdict.rs`: the codes (r[code.table]), the findings a judge
-//!   establishes, and `decide`, the one place of precedence
+//!   establishes, the result of play (r[rule.end],
+//!   r[decision.win-on-last-cell], r[decision.header-only]), and `decide`,
+//!   the one place of precedence
 //!   (r[code.precedence], r[decision.precedence],
 //!   r[decision.out-of-memory]).
 //!
@@ -31,9 +34,10 @@
 //! full-board-scan oracle, `crates/testkit/src/full_scan.rs`: the rules
 //! applied to the columns' owners, every run found by scanning the whole
 //! board after each move; a reviewer reads it for the line rule. The
-//! streaming judge (`judge.rs`) applies these rules to a file: line 1 is the
-//! header, each move's effect becomes a finding, and play's result is added
-//! at the end.
+//! streaming judge (`judge.rs`) feeds a file's lines to these rules: line 1
+//! to the header's grammar and winnability, each move line to the grammar
+//! and `step`, each effect recorded as a finding, and at the end the result
+//! of play and `decide`.
 //!
 //! Everything outside this folder is the driver (`judge.rs`, `read.rs`),
 //! numbers (`nat.rs`, `memory.rs`) or machinery (`fast/`), and the machinery

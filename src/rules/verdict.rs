@@ -262,6 +262,27 @@ impl fmt::Display for Finding {
     }
 }
 
+/// The result of play, when no fault outranks it (r[rule.end]): the first
+/// winning run (`won`: a run wins even on the last cell,
+/// r[decision.win-on-last-cell]); else a draw when the frame is full, at
+/// the last move line (`last_move`); else unfinished, at the last line
+/// (`lines`; a header alone is unfinished, r[decision.header-only]). No
+/// game (`full` `None`: no header, a frame that cannot be won, or memory
+/// gone) has no result.
+pub(crate) fn result_of_play(
+    won: Option<&Finding>,
+    full: Option<bool>,
+    last_move: u64,
+    lines: u64,
+) -> Option<Finding> {
+    match (won, full) {
+        (Some(won), _) => Some(won.clone()),
+        (None, Some(true)) => Some(Finding::Draw { line: last_move }),
+        (None, Some(false)) => Some(Finding::Unfinished { line: lines.max(1) }),
+        (None, None) => None,
+    }
+}
+
 /// r[code.precedence], r[decision.precedence]: the one place that decides
 /// between findings.
 /// 9 > 8 > 7 > 6 > 5 > 4 > the result of play (1, 2, 0 or 3); among findings
