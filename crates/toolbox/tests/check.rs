@@ -8,19 +8,14 @@ use std::fs;
 
 use connectz::judge_bytes;
 
-use crate::support::{corpus_and_threes, cz, marker, processes_with, stdout};
+use crate::support::{check, corpus_and_threes, marker, processes_with, stdout};
 
 /// A shrunk case keeps its failure: the reference gives it the expected
 /// code of the case it came from, and the candidate the same wrong answer,
 /// though a smaller input that fails another way (6 read as 4) exists.
 #[test]
 fn shrinking_keeps_the_failure() {
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "36",
         "--shrink",
@@ -59,31 +54,14 @@ fn shrinking_keeps_the_failure() {
 
 #[test]
 fn check_reports_crashes_and_timeouts() {
-    let crash = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
-        "--cases",
-        "0",
-        "--",
-        "sh",
-        "-c",
-        "echo boom >&2; exit 3",
-    ]);
+    let crash = check(&["--cases", "0", "--", "sh", "-c", "echo boom >&2; exit 3"]);
     let text = stdout(&crash);
     assert_eq!(crash.status.code(), Some(1));
     assert!(
         text.contains("CRASH") && text.contains("\"boom\""),
         "{text}"
     );
-    let slow = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let slow = check(&[
         "--cases",
         "0",
         "--timeout",
@@ -98,12 +76,7 @@ fn check_reports_crashes_and_timeouts() {
 
 #[test]
 fn check_notes_impl_differences_without_failing() {
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "9",
         "--",
@@ -131,12 +104,7 @@ fn check_owns_what_it_starts() {
     let (m1, m2, m3) = (marker(1), marker(2), marker(3));
     let (total, threes) = corpus_and_threes();
     let passed = format!("passed {threes} of {total}");
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "0",
         "--timeout",
@@ -150,12 +118,7 @@ fn check_owns_what_it_starts() {
     assert!(stdout(&out).contains(&passed), "{passed}: {}", stdout(&out));
     assert_eq!(processes_with(&m1), Vec::<String>::new());
     // Grandchildren at a timeout, and a child that left the process group.
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "0",
         "--timeout",
@@ -171,12 +134,7 @@ fn check_owns_what_it_starts() {
         "{}",
         stdout(&out)
     );
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "0",
         "--",
@@ -196,31 +154,19 @@ fn check_owns_what_it_starts() {
 /// with its message.
 #[test]
 fn check_caps_memory_and_says_so() {
-    let check = |program: &str| {
-        stdout(&cz(&[
-            "check",
-            "--env",
-            "CONNECTZ",
-            "--path",
-            "$CONNECTZ",
-            "--cases",
-            "0",
-            "--memory",
-            "200",
-            "--",
-            "python3",
-            "-c",
-            program,
+    let python = |program: &str| {
+        stdout(&check(&[
+            "--cases", "0", "--memory", "200", "--", "python3", "-c", program,
         ]))
     };
     let (total, _) = corpus_and_threes();
-    let text = check("s = [bytearray(1 << 20) for _ in range(10**6)]");
+    let text = python("s = [bytearray(1 << 20) for _ in range(10**6)]");
     assert!(text.contains("MEMORY"), "{text}");
     assert!(
         text.contains(&format!("crashes 0; timeouts 0; memory breaches {total}")),
         "{text}"
     );
-    let text = check("x = bytearray(10**9)");
+    let text = python("x = bytearray(10**9)");
     assert!(text.contains("MemoryError"), "{text}");
     assert!(
         text.contains(&format!("crashes {total}; timeouts 0; memory breaches 0")),

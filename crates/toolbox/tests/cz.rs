@@ -4,7 +4,7 @@ use std::fs;
 
 use connectz::judge_bytes;
 
-use crate::support::{Scratch, cz, run_cz, stdout};
+use crate::support::{Scratch, check, cz, run_cz, stdout};
 
 #[test]
 fn explain_names_code_rule_line_and_precedence() {
@@ -153,12 +153,7 @@ fn batch_lists_sorted_paths_and_a_summary() {
 
 #[test]
 fn check_passes_the_reference_itself() {
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "40",
         "--",
@@ -174,12 +169,7 @@ fn check_passes_the_reference_itself() {
 
 #[test]
 fn check_reports_a_broken_candidate() {
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
+    let out = check(&[
         "--cases",
         "27",
         "--",
@@ -204,30 +194,10 @@ fn check_reports_a_broken_candidate() {
 #[test]
 fn check_refuses_bad_limits() {
     for timeout in ["inf", "0", "-1", "nan", "100000"] {
-        let out = cz(&[
-            "check",
-            "--env",
-            "CONNECTZ",
-            "--path",
-            "$CONNECTZ",
-            "--timeout",
-            timeout,
-            "--",
-            "true",
-        ]);
+        let out = check(&["--timeout", timeout, "--", "true"]);
         assert_eq!(out.status.code(), Some(2), "--timeout {timeout}");
     }
-    let out = cz(&[
-        "check",
-        "--env",
-        "CONNECTZ",
-        "--path",
-        "$CONNECTZ",
-        "--memory",
-        "0",
-        "--",
-        "true",
-    ]);
+    let out = check(&["--memory", "0", "--", "true"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

@@ -158,6 +158,14 @@ pub fn cz(args: &[&str]) -> Output {
     run_cz(args, b"")
 }
 
+/// `cz check` with these arguments (options, `--`, the candidate's
+/// command), given `$CONNECTZ` (`--env CONNECTZ --path '$CONNECTZ'`), as
+/// the fixture scripts that run the reference need, and no input.
+pub fn check(args: &[&str]) -> Output {
+    let given = ["check", "--env", "CONNECTZ", "--path", "$CONNECTZ"];
+    run_cz(&[&given[..], args].concat(), b"")
+}
+
 /// A run's standard output, as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
