@@ -59,6 +59,12 @@ pub fn heap_bytes(board: &Board) -> usize {
     board.heap_bytes()
 }
 
+/// Bytes the judge holds for a line not yet ended: what r[resource.line]
+/// bounds.
+pub fn buffered(judge: &Judge) -> usize {
+    judge.buffered()
+}
+
 /// The work of the keyed table's lookups so far (none for the array),
 /// counted so that tests bound it on any machine (r[resource.time]).
 pub fn probes(board: &Board) -> Probes {

@@ -139,8 +139,10 @@ impl Judge {
         self.game.as_ref()
     }
 
-    /// Bytes held for a line not yet ended (r[resource.line]).
-    pub fn buffered(&self) -> usize {
+    /// Bytes held for a line not yet ended (r[resource.line]); tests read
+    /// it through `hooks::buffered`.
+    #[allow(dead_code, reason = "read only through the test hooks")]
+    pub(crate) fn buffered(&self) -> usize {
         self.partial.capacity()
     }
 

@@ -109,7 +109,7 @@ fn held(mut source: impl Read) -> (Code, usize) {
             break;
         }
         judge.feed(&buffer[..n]);
-        most = most.max(judge.buffered());
+        most = most.max(connectz::hooks::buffered(&judge));
         if judge.is_settled() {
             break;
         }

@@ -181,7 +181,7 @@ fn stream(resource: &connectz_spec::Resource) -> (connectz::Report, usize, u64) 
         }
         read += n as u64;
         judge.feed(&buffer[..n]);
-        held = held.max(judge.buffered());
+        held = held.max(connectz::hooks::buffered(&judge));
         if judge.is_settled() {
             break;
         }

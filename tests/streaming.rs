@@ -11,7 +11,7 @@ fn chunked(bytes: &[u8]) -> (connectz::Report, usize) {
     let mut most = 0;
     for chunk in bytes.chunks(64 * 1024) {
         judge.feed(chunk);
-        most = most.max(judge.buffered());
+        most = most.max(connectz::hooks::buffered(&judge));
     }
     (judge.finish(), most)
 }

@@ -66,7 +66,12 @@ impl Game {
         // r[decision.placed-after-win]: after it counters are placed all the same.
         let after_win = self.winning_run.is_some();
         let z = (!after_win).then_some(&self.z);
-        // r[rule.frame]: columns are 1..=X; zero never reaches here (format).
+        // r[rule.frame], r[rule.column-range]: columns are 1..=X. A file's
+        // zero is a format fault and never reaches here (r[decision.zero]);
+        // a caller of `step` who passes one gets the column outside the frame.
+        if column.is_zero() {
+            return Effect::OffFrame;
+        }
         let effect = self.board.step(column, player, z);
         if let Effect::Placed { row, .. } | Effect::Won { row, .. } = effect {
             // r[rule.turns]: players alternate, every placed counter is a turn.
@@ -146,7 +151,8 @@ pub enum Effect {
     /// Memory ran out: nothing placed, and the game cannot go on
     /// (r[decision.out-of-memory]).
     OutOfMemory,
-    /// r[rule.column-range]: the column is greater than X; nothing placed.
+    /// r[rule.column-range]: the column is outside the frame (greater than X,
+    /// or 0 from a caller of [`step`]); nothing placed.
     OffFrame,
     /// r[rule.column-full]: the column is full; nothing placed.
     ColumnFull,
@@ -228,6 +234,26 @@ mod tests {
             z: z.into(),
         };
         Game::new(&header, Keep::default())
+    }
+
+    /// r[rule.frame]: column 0 is outside the frame whatever the store (a
+    /// file's 0 is a format fault; a caller of `step` may pass one), and
+    /// places nothing; the next counter is still the same player's.
+    #[test]
+    fn column_zero_is_off_the_frame_on_every_store() {
+        use crate::fast::Storage;
+        let header = Header {
+            x: 7u64.into(),
+            y: 6u64.into(),
+            z: 4u64.into(),
+        };
+        for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
+            let g = Game::in_store(&header, Keep::default(), storage);
+            let (g, effect) = step(g, &Nat::from(0u64));
+            assert_eq!(effect, Effect::OffFrame, "{storage:?}");
+            assert_eq!(g.board().placed(), 0, "{storage:?}");
+            assert_eq!(g.to_move(), Player::One, "{storage:?}");
+        }
     }
 
     /// r[rule.after-win]: the first counter after the win is remembered,

@@ -1,8 +1,10 @@
 //! The line grammar of spec/format.md, written out with `nom` over bytes.
 //!
-//! Line framing (LF, CRLF, the optional last terminator) is done by the
-//! streaming reader in `judge`; this module parses the content of one line,
-//! terminator removed. Every parser sits under the ABNF line it implements.
+//! What ends a line is stated here (`line_content`: LF, a CR before it, the
+//! optional last terminator); the streaming reader in `judge` splits a file
+//! at its LFs and hands each line to it. The rest of this module parses the
+//! content of one line, terminator removed. Every parser sits under the ABNF
+//! line it implements.
 //!
 //! This grammar is the one statement of the format in code. The judge also
 //! reads lines in two faster forms, machinery outside `rules/`: `Prefix`

@@ -30,10 +30,11 @@
 //! What they lean on from outside: exact numbers (`nat.rs`), and the board
 //! that carries a move out (`Board::step`, in `fast/board/`), which finds
 //! the first winning run in O(1) a move by keeping run lengths at the ends
-//! of runs. The line rule's plain statement is the test kit's
-//! full-board-scan oracle, `crates/testkit/src/full_scan.rs`: the rules
-//! applied to the columns' owners, every run found by scanning the whole
-//! board after each move; a reviewer reads it for the line rule. The
+//! of runs. The plain statement of what the board does is the test kit's
+//! full-board-scan oracle, `crates/testkit/src/full_scan.rs`: turns,
+//! columns off the frame, full columns, gravity, and every run found by
+//! scanning the whole board after each move; a reviewer reads it for those
+//! rules. The
 //! streaming judge (`judge.rs`) feeds a file's lines to these rules: line 1
 //! to the header's grammar and winnability, each move line to the grammar
 //! and `step`, each effect recorded as a finding, and at the end the result

@@ -92,7 +92,8 @@ impl FullScanBoard {
 
     /// Steps: the next counter into `column` (1-based), by the rules.
     pub fn step(&mut self, column: &Nat) -> Ruling {
-        if *column > self.x {
+        // Columns are 1 to X (r[rule.frame]): 0 and past X are off it.
+        if column.is_zero() || *column > self.x {
             return Ruling::OffFrame;
         }
         let i = column
