@@ -17,7 +17,7 @@ from pathlib import Path
 import connectz
 from connectz_reference import _native
 
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "solver"
+DATA = Path(__file__).resolve().parents[2] / "crates" / "games" / "tests" / "data" / "solver"
 
 
 def positions(name, count):

@@ -19,7 +19,7 @@ import connectz_reference
 import connectz_reference.pettingzoo
 
 ROOT = Path(__file__).resolve().parents[2]
-SOLVER_DATA = ROOT / "tests" / "data" / "solver"
+SOLVER_DATA = ROOT / "crates" / "games" / "tests" / "data" / "solver"
 CASES = ROOT / "tests" / "cases"
 
 
