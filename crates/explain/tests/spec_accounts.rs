@@ -117,6 +117,30 @@ fn board_answer(
 }
 
 /// A `solve` block's positions, each with its score or why it is invalid.
+/// Every column's score of each position, as `cz solve --scores` prints
+/// them, held to the example's.
+fn column_scores(shape: (usize, usize, usize), positions: &[(String, Vec<Option<i32>>)]) -> String {
+    let shape = solver::Shape {
+        width: shape.0,
+        height: shape.1,
+        z: shape.2,
+    };
+    let mut solver = solver::Solver::new();
+    let mut out = String::new();
+    for (moves, expect) in positions {
+        let position = solver::Position::from_moves(shape, moves).expect("a valid position");
+        solver.reset();
+        let got = solver.analyze(&position, false);
+        assert_eq!(&got, expect, "{moves}: the example's scores");
+        let shown: Vec<String> = got
+            .iter()
+            .map(|s| s.map_or("-".to_string(), |s| s.to_string()))
+            .collect();
+        let _ = writeln!(out, "{moves} -> {}", shown.join(" "));
+    }
+    out
+}
+
 fn scores(shape: (usize, usize, usize), positions: &[(String, Option<i32>)]) -> String {
     let shape = solver::Shape {
         width: shape.0,
@@ -281,6 +305,13 @@ fn page_accounts(page: &str) -> (String, usize) {
                         format!("{place} solve width={width} height={height} connect={z}");
                     let given = format!("positions: {}", lines.len());
                     entry(&mut out, &heading, &given, &scores(*shape, lines));
+                }
+                Example::Scores { shape, lines, .. } => {
+                    let (width, height, z) = shape;
+                    let heading =
+                        format!("{place} scores width={width} height={height} connect={z}");
+                    let given = format!("positions: {}", lines.len());
+                    entry(&mut out, &heading, &given, &column_scores(*shape, lines));
                 }
                 Example::Rotate { input, output, at } => {
                     let heading = format!("{place} rotate");

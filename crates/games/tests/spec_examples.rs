@@ -46,6 +46,29 @@ fn every_board_and_rotate_example_gives_its_answer() {
                         assert_eq!(got, *score, "{at} [{}]: {moves}", clause.id);
                     }
                 }
+                Example::Scores { shape, lines, at } => {
+                    let shape = connectz_games::solver::Shape {
+                        width: shape.0,
+                        height: shape.1,
+                        z: shape.2,
+                    };
+                    let mut solver = connectz_games::solver::Solver::new();
+                    for (moves, scores) in lines {
+                        let p = connectz_games::solver::Position::from_moves(shape, moves)
+                            .unwrap_or_else(|e| panic!("{at}: {moves}: {e}"));
+                        solver.reset();
+                        let got = solver.analyze(&p, false);
+                        assert_eq!(&got, scores, "{at} [{}]: {moves}", clause.id);
+                        // The position's own score is the best of them.
+                        solver.reset();
+                        assert_eq!(
+                            got.iter().flatten().max().copied(),
+                            Some(solver.solve(&p, false)),
+                            "{at} [{}]: {moves}",
+                            clause.id
+                        );
+                    }
+                }
                 Example::Rotate { input, output, at } => {
                     assert_eq!(
                         connectz_games::rotate::solve(input).as_ref(),

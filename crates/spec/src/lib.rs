@@ -89,6 +89,16 @@ pub enum Example {
         /// `file:line` of the block.
         at: String,
     },
+    /// Positions and every column's score (spec/solve.md, `cz solve
+    /// --scores`): `moves` then one score a column, `-` for a full one.
+    Scores {
+        /// Frame: width, height, run length, as for [`Example::Solve`].
+        shape: (usize, usize, usize),
+        /// (moves, each column's score or `None` for a full column).
+        lines: Vec<(String, Vec<Option<i32>>)>,
+        /// `file:line` of the block.
+        at: String,
+    },
     /// A command line and exactly what it prints.
     Cli {
         /// Arguments after `connectz`.
@@ -301,7 +311,9 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
         let kind = words.next();
         if !matches!(
             kind,
-            Some("connectz" | "cli" | "board" | "rotate" | "solve" | "resource" | "scale")
+            Some(
+                "connectz" | "cli" | "board" | "rotate" | "solve" | "scores" | "resource" | "scale"
+            )
         ) {
             continue;
         }
@@ -350,7 +362,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
                     at,
                 })
             }
-        } else if kind == Some("solve") {
+        } else if kind == Some("solve") || kind == Some("scores") {
             let flags: Vec<&str> = words.collect();
             let number = |key: &str, default: usize| -> Result<usize, String> {
                 flags
@@ -365,6 +377,31 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
                 number("height=", 6)?,
                 number("connect=", 4)?,
             );
+            if kind == Some("scores") {
+                let mut lines = Vec::new();
+                for l in &body {
+                    let mut words = l.split(' ');
+                    let moves = words.next().unwrap_or_default().to_string();
+                    let scores = words
+                        .map(|w| match w {
+                            "-" => Ok(None),
+                            _ => w
+                                .parse()
+                                .map(Some)
+                                .map_err(|_| format!("{at}: bad score {w}")),
+                        })
+                        .collect::<Result<Vec<_>, String>>()?;
+                    if scores.len() != shape.0 {
+                        return Err(format!(
+                            "{at}: {moves}: a score for each of {} columns",
+                            shape.0
+                        ));
+                    }
+                    lines.push((moves, scores));
+                }
+                clause.examples.push(Example::Scores { shape, lines, at });
+                continue;
+            }
             let mut lines = Vec::new();
             for l in &body {
                 let (moves, score) = l

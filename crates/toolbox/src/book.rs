@@ -69,6 +69,7 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
         shape,
         weak,
         best: false,
+        scores: false,
         stats: false,
         table_mb,
         jobs,

@@ -20,6 +20,8 @@ pub struct SolveRequest {
     pub weak: bool,
     /// Add the best column.
     pub best: bool,
+    /// Every column's score instead of the position's.
+    pub scores: bool,
     /// Add the nodes searched, and the means at the end.
     pub stats: bool,
     /// Megabytes of transposition table per thread.
@@ -86,7 +88,23 @@ fn solve_one(engine: &mut Solver, token: &HeldLine, request: &SolveRequest) -> S
     engine.reset();
     let mut text;
     let searched;
-    if request.best {
+    if request.scores {
+        // r[solve.scores]: a column's score is what the position scores once
+        // the side to move plays there (negated: the other side moves next);
+        // a column that completes a run scores the win it completes.
+        // With --weak, only the sign of each (a column that wins at once
+        // scores its win in full otherwise).
+        let scores = engine.analyze(&position, request.weak);
+        searched = engine.nodes();
+        text = moves.to_string();
+        for score in scores {
+            match score {
+                Some(score) if request.weak => text.push_str(&format!(" {}", score.signum())),
+                Some(score) => text.push_str(&format!(" {score}")),
+                None => text.push_str(" -"),
+            }
+        }
+    } else if request.best {
         let (score, column) = engine
             .best_within(&position, request.weak, u64::MAX)
             .expect("a search without a budget ends with a score");

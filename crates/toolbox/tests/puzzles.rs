@@ -6,7 +6,7 @@ use std::fs;
 use connectz::{Finding, Player, judge_bytes};
 use connectz_games::snapshot::{Answer, Side, judge_grid};
 
-use crate::support::{FRAME_5X4_3, Scratch, root, run_cz};
+use crate::support::{FRAME_5X4_3, Scratch, fixtures, root, run_cz};
 
 fn cz(args: &[&str], stdin: Option<&[u8]>) -> String {
     let out = run_cz(args, stdin.unwrap_or(b""));
@@ -551,4 +551,47 @@ fn board_flags_and_layouts_get_clear_answers() {
     // Two line feeds after a separator is an empty row: still refused.
     let out = run_cz(&["board"], b"..;xo;\n\n");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// r[solve.scores]: every column's score is what Pascal Pons' solver's
+/// analysis prints (`c4solver -a`), on positions of the three public sets
+/// held for this: its output kept as it printed it, in
+/// fixtures/analysis/ (its -1000 is a full column, `-` here); with
+/// `--weak`, the sign of each.
+#[test]
+fn solve_scores_are_the_reference_analysis() {
+    let text = fs::read_to_string(fixtures().join("analysis/c4solver-a.txt")).unwrap();
+    let strong: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.replace("-1000", "-"))
+        .collect();
+    assert!(strong.len() >= 30, "{} positions", strong.len());
+    let weak: Vec<String> = strong
+        .iter()
+        .map(|l| {
+            l.split(' ')
+                .enumerate()
+                .map(|(i, w)| match w.parse::<i32>() {
+                    Ok(score) if i > 0 => score.signum().to_string(),
+                    _ => w.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let positions: String = strong
+        .iter()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let lines = |args: &[&str]| -> Vec<String> {
+        let args: Vec<&str> = ["solve", "--scores"].iter().chain(args).copied().collect();
+        cz(&args, Some(positions.as_bytes()))
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(lines(&[]), strong);
+    assert_eq!(lines(&["--weak"]), weak);
+    assert_eq!(lines(&["--jobs", "2"]), strong);
 }

@@ -16,8 +16,13 @@ pub struct SolveArgs {
     #[arg(long)]
     weak: bool,
     /// Add the best column.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scores")]
     best: bool,
+    /// Every column's score instead of the position's: for each column, left
+    /// to right, the score of the side to move if it plays there (`-` for a
+    /// full column), as `c4solver -a` and the Python package's `scores` give.
+    #[arg(long)]
+    scores: bool,
     /// Nodes searched per position, and the mean time, nodes and nodes per second at the end.
     #[arg(long)]
     stats: bool,
@@ -33,6 +38,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<u8> {
         shape,
         weak: args.weak,
         best: args.best,
+        scores: args.scores,
         stats: args.stats,
         table_mb: args.search.table_mb(),
         jobs: args.search.jobs(),
