@@ -116,15 +116,15 @@ fn board_answer(
     }
 }
 
-/// A `solve` block's positions, each with its score or why it is invalid.
+/// The frame of a `solve` or `scores` block: width, height, run length.
+fn shape_of((width, height, z): (usize, usize, usize)) -> solver::Shape {
+    solver::Shape { width, height, z }
+}
+
 /// Every column's score of each position, as `cz solve --scores` prints
 /// them, held to the example's.
 fn column_scores(shape: (usize, usize, usize), positions: &[(String, Vec<Option<i32>>)]) -> String {
-    let shape = solver::Shape {
-        width: shape.0,
-        height: shape.1,
-        z: shape.2,
-    };
+    let shape = shape_of(shape);
     let mut solver = solver::Solver::new();
     let mut out = String::new();
     for (moves, expect) in positions {
@@ -141,12 +141,9 @@ fn column_scores(shape: (usize, usize, usize), positions: &[(String, Vec<Option<
     out
 }
 
+/// A `solve` block's positions, each with its score or why it is invalid.
 fn scores(shape: (usize, usize, usize), positions: &[(String, Option<i32>)]) -> String {
-    let shape = solver::Shape {
-        width: shape.0,
-        height: shape.1,
-        z: shape.2,
-    };
+    let shape = shape_of(shape);
     let mut solver = solver::Solver::new();
     let mut out = String::new();
     for (moves, expect) in positions {

@@ -30,11 +30,7 @@ fn every_board_and_rotate_example_gives_its_answer() {
                     );
                 }
                 Example::Solve { shape, lines, at } => {
-                    let shape = connectz_games::solver::Shape {
-                        width: shape.0,
-                        height: shape.1,
-                        z: shape.2,
-                    };
+                    let shape = shape_of(*shape);
                     let mut solver = connectz_games::solver::Solver::new();
                     for (moves, score) in lines {
                         let got = connectz_games::solver::Position::from_moves(shape, moves)
@@ -47,11 +43,7 @@ fn every_board_and_rotate_example_gives_its_answer() {
                     }
                 }
                 Example::Scores { shape, lines, at } => {
-                    let shape = connectz_games::solver::Shape {
-                        width: shape.0,
-                        height: shape.1,
-                        z: shape.2,
-                    };
+                    let shape = shape_of(*shape);
                     let mut solver = connectz_games::solver::Solver::new();
                     for (moves, scores) in lines {
                         let p = connectz_games::solver::Position::from_moves(shape, moves)
@@ -83,4 +75,9 @@ fn every_board_and_rotate_example_gives_its_answer() {
         }
     }
     assert!(ran >= 10, "only {ran} board and rotate examples found");
+}
+
+/// The frame of a `solve` or `scores` block: width, height, run length.
+fn shape_of((width, height, z): (usize, usize, usize)) -> connectz_games::solver::Shape {
+    connectz_games::solver::Shape { width, height, z }
 }
