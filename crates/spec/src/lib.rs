@@ -378,47 +378,12 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
                 number("connect=", 4)?,
             );
             if kind == Some("scores") {
-                let mut lines = Vec::new();
-                for l in &body {
-                    let mut words = l.split(' ');
-                    let moves = words.next().unwrap_or_default().to_string();
-                    let scores = words
-                        .map(|w| match w {
-                            "-" => Ok(None),
-                            _ => w
-                                .parse()
-                                .map(Some)
-                                .map_err(|_| format!("{at}: bad score {w}")),
-                        })
-                        .collect::<Result<Vec<_>, String>>()?;
-                    if scores.len() != shape.0 {
-                        return Err(format!(
-                            "{at}: {moves}: a score for each of {} columns",
-                            shape.0
-                        ));
-                    }
-                    lines.push((moves, scores));
-                }
-                clause.examples.push(Example::Scores { shape, lines, at });
-                continue;
+                let lines = scores_lines(&body, shape.0, &at)?;
+                Example::Scores { shape, lines, at }
+            } else {
+                let lines = solve_lines(&body, &at)?;
+                Example::Solve { shape, lines, at }
             }
-            let mut lines = Vec::new();
-            for l in &body {
-                let (moves, score) = l
-                    .split_once(' ')
-                    .ok_or(format!("{at}: a solve line is moves and a score"))?;
-                let score = if score == "invalid" {
-                    None
-                } else {
-                    Some(
-                        score
-                            .parse()
-                            .map_err(|_| format!("{at}: bad score {score}"))?,
-                    )
-                };
-                lines.push((moves.to_string(), score));
-            }
-            Example::Solve { shape, lines, at }
         } else if kind == Some("board") {
             let flags: Vec<&str> = words.collect();
             let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
@@ -564,6 +529,56 @@ pub fn case_files() -> Vec<CaseFile> {
             })
         })
         .collect()
+}
+
+/// The lines of a `solve` block: `moves score`, or `moves invalid`.
+fn solve_lines(body: &[&str], at: &str) -> Result<Vec<(String, Option<i32>)>, String> {
+    let mut lines = Vec::new();
+    for l in body {
+        let (moves, score) = l
+            .split_once(' ')
+            .ok_or(format!("{at}: a solve line is moves and a score"))?;
+        let score = if score == "invalid" {
+            None
+        } else {
+            Some(
+                score
+                    .parse()
+                    .map_err(|_| format!("{at}: bad score {score}"))?,
+            )
+        };
+        lines.push((moves.to_string(), score));
+    }
+    Ok(lines)
+}
+
+/// A line of a `scores` block: the moves, each column's score.
+type ScoresLine = (String, Vec<Option<i32>>);
+
+/// The lines of a `scores` block: `moves` and a score for each of `width`
+/// columns, `-` for a full one.
+fn scores_lines(body: &[&str], width: usize, at: &str) -> Result<Vec<ScoresLine>, String> {
+    let mut lines = Vec::new();
+    for l in body {
+        let mut words = l.split(' ');
+        let moves = words.next().unwrap_or_default().to_string();
+        let scores = words
+            .map(|w| match w {
+                "-" => Ok(None),
+                _ => w
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{at}: bad score {w}")),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if scores.len() != width {
+            return Err(format!(
+                "{at}: {moves}: a score for each of {width} columns"
+            ));
+        }
+        lines.push((moves, scores));
+    }
+    Ok(lines)
 }
 
 #[cfg(test)]
