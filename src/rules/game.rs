@@ -66,12 +66,9 @@ impl Game {
         // r[decision.placed-after-win]: after it counters are placed all the same.
         let after_win = self.winning_run.is_some();
         let z = (!after_win).then_some(&self.z);
-        // r[rule.frame], r[rule.column-range]: columns are 1..=X. A file's
-        // zero is a format fault and never reaches here (r[decision.zero]);
-        // a caller of `step` who passes one gets the column outside the frame.
-        if column.is_zero() {
-            return Effect::OffFrame;
-        }
+        // r[rule.frame], r[rule.column-range]: columns are 1..=X; the board
+        // says a column outside them (0, from a caller of `step`: a file's
+        // zero is a format fault, r[decision.zero]) is off the frame.
         let effect = self.board.step(column, player, z);
         if let Effect::Placed { row, .. } | Effect::Won { row, .. } = effect {
             // r[rule.turns]: players alternate, every placed counter is a turn.

@@ -370,13 +370,17 @@ impl Board {
     }
 
     /// Steps: drops `player`'s counter into `column` (1-based): r[rule.column-range]
-    /// a column past X places nothing, r[rule.column-full] nor does a full
+    /// a column past X (or 0) places nothing, r[rule.column-full] nor does a full
     /// one, r[rule.gravity] otherwise the counter lands on the lowest free
     /// cell. With `z`, a run through it at least `z` long is reported
     /// ([`Effect::Won`]); without (once the game is won, r[rule.after-win]),
     /// runs are not looked for and the counter is placed `after_win`.
     #[inline]
     pub(crate) fn step(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Effect {
+        // r[rule.frame]: columns are 1..=X; each store holds them to X.
+        if column.is_zero() {
+            return Effect::OffFrame;
+        }
         let placed = match &mut self.store {
             Store::Dense8(d) => dense_step(d, column, player),
             Store::Dense16(d) => dense_step(d, column, player),
