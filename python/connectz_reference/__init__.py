@@ -229,6 +229,18 @@ def _table_mb(table_mb: int) -> int:
     return table_mb if table_mb < _MOST_MB else _MOST_MB
 
 
+_MOST_JOBS = 1024  # the solver's MAX_JOBS
+
+
+def _jobs(jobs: int) -> int:
+    # A bool is an int to Python, but not a number of threads.
+    if not isinstance(jobs, int) or isinstance(jobs, bool):
+        raise TypeError(f"jobs is an int, not {type(jobs).__name__}")
+    if not 1 <= jobs <= _MOST_JOBS:
+        raise ValueError(f"jobs must be from 1 to {_MOST_JOBS} threads, not {jobs}")
+    return jobs
+
+
 def solve(
     position: PositionArg,
     *,
@@ -272,7 +284,7 @@ def solve(
     ...
     ValueError: move 7: column 1 is full
     """
-    return _native.solve(position, (width, height, connect), False, _table_mb(table_mb), jobs)
+    return _native.solve(position, (width, height, connect), False, _table_mb(table_mb), _jobs(jobs))
 
 
 def weak(
@@ -290,7 +302,7 @@ def weak(
     >>> weak("32164625"), weak("2252576253462244111563365343671351441"), weak(".", width=4, height=4)
     (1, -1, 0)
     """
-    return _native.solve(position, (width, height, connect), True, _table_mb(table_mb), jobs)
+    return _native.solve(position, (width, height, connect), True, _table_mb(table_mb), _jobs(jobs))
 
 
 def best(
@@ -312,7 +324,7 @@ def best(
     >>> best("2252576253462244111563365343671351441")
     (6, -1)
     """
-    return _native.best(position, (width, height, connect), _table_mb(table_mb), jobs)
+    return _native.best(position, (width, height, connect), _table_mb(table_mb), _jobs(jobs))
 
 
 def scores(
@@ -342,7 +354,7 @@ def scores(
     >>> scores("1212", width=5, height=4, connect=3), solve("1212", width=5, height=4, connect=3)
     ([8, 4, -8, -8, -8], 8)
     """
-    return _native.scores(position, (width, height, connect), _table_mb(table_mb), jobs)
+    return _native.scores(position, (width, height, connect), _table_mb(table_mb), _jobs(jobs))
 
 
 class Engine:
@@ -388,7 +400,7 @@ class Engine:
         self.level = level
         self.frame = (width, height, connect)
         self._native = _native.NativeEngine(
-            level, self.frame, seed % (1 << 64), _table_mb(table_mb), 0 if jobs is None else jobs
+            level, self.frame, seed % (1 << 64), _table_mb(table_mb), 0 if jobs is None else _jobs(jobs)
         )
 
     def choose(self, position: PositionArg) -> Tuple[int, str]:

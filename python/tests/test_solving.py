@@ -135,6 +135,31 @@ def test_threads_and_table_sizes_give_the_same_scores():
         assert connectz.best(position, table_mb=2)[1] == score
 
 
+@pytest.mark.parametrize("jobs", [0, -1, 1025, 40000, 2**64])
+def test_a_thread_count_the_solver_does_not_take_is_a_value_error(jobs):
+    # Refused before any thread is asked for (40000 once aborted the
+    # interpreter), with the same bounds as cz solve --jobs.
+    for call in (connectz.solve, connectz.weak, connectz.best, connectz.scores):
+        with pytest.raises(ValueError, match="jobs must be from 1 to 1024"):
+            call("4453", jobs=jobs)
+    with pytest.raises(ValueError, match="jobs must be from 1 to 1024"):
+        connectz.Engine("perfect", jobs=jobs)
+
+
+def test_a_thread_count_that_is_not_an_int_is_a_type_error():
+    for jobs in (True, 2.0, "2"):
+        with pytest.raises(TypeError, match="jobs is an int"):
+            connectz.solve("4453", jobs=jobs)
+
+
+def test_the_opening_book_answers_what_the_search_answers():
+    # "4453"'s columns lead to positions of the shipped book (the issue
+    # measured 4 s): looked up here, searched by cz solve --no-book.
+    got = connectz.scores("4453")
+    want = cz_solve(["4453"], "--scores", "--no-book")[0]
+    assert " ".join("-" if s is None else str(s) for s in got) == want
+
+
 def test_a_full_frame_is_a_draw_with_no_column():
     # A run of 5 never fits one row of 4: the frame fills without a win.
     assert connectz.best("1234", width=4, height=1, connect=5) == (None, 0)

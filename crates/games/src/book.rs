@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use crate::solver::{Position, PositionError, Shape};
 
@@ -44,6 +45,26 @@ pub enum BookError {
         /// What is wrong.
         why: String,
     },
+    /// A packed book that is not one, is cut short, or whose bytes are not
+    /// the ones written (its checksum).
+    Packed(String),
+    /// A position's score that is not the best of its children's, or out
+    /// of the range its moves allow: a book made wrongly or altered.
+    Inconsistent {
+        /// The position (`cz solve`'s moves, `.` for the empty frame).
+        moves: String,
+        /// Its score in the book.
+        stored: i32,
+        /// What its children's scores make it (`None`: out of range).
+        children: Option<i32>,
+    },
+    /// A book that lacks positions of its depth (packing needs them all).
+    Incomplete {
+        /// The first position missing.
+        moves: String,
+        /// How many are.
+        missing: usize,
+    },
 }
 
 impl fmt::Display for BookError {
@@ -51,6 +72,27 @@ impl fmt::Display for BookError {
         match self {
             BookError::Header(h) => write!(f, "not a book header: {h:?}"),
             BookError::Entry { line, why } => write!(f, "line {line}: {why}"),
+            BookError::Packed(why) => write!(f, "not a packed book: {why}"),
+            BookError::Inconsistent {
+                moves,
+                stored,
+                children: Some(children),
+            } => write!(
+                f,
+                "position {moves} scores {stored} in the book, but its children make it {children}: the book is corrupt"
+            ),
+            BookError::Inconsistent {
+                moves,
+                stored,
+                children: None,
+            } => write!(
+                f,
+                "position {moves} scores {stored} in the book, more than its moves allow: the book is corrupt"
+            ),
+            BookError::Incomplete { moves, missing } => write!(
+                f,
+                "the book lacks {missing} positions of its depth, {moves} the first"
+            ),
         }
     }
 }
@@ -110,6 +152,12 @@ pub(crate) fn whole_lines(text: &str) -> &str {
 /// Every position the book of `depth` holds, one of each mirror pair, in
 /// order of depth: its moves and the position.
 pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
+    positions_within(shape, depth, usize::MAX).unwrap_or_default()
+}
+
+/// [`positions`], or `None` as soon as there are more than `most` (a
+/// packed book's header cannot make its reader enumerate without end).
+fn positions_within(shape: Shape, depth: usize, most: usize) -> Option<Vec<(String, Position)>> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut level = vec![(Vec::<usize>::new(), Position::new(shape))];
@@ -120,6 +168,9 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
                 continue;
             }
             if !p.can_win_next() {
+                if out.len() == most {
+                    return None;
+                }
                 out.push((Position::moves_text(&moves), p));
             }
             if d == depth || p.moves() == shape.cells() {
@@ -134,10 +185,28 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
                     next.push((line, child));
                 }
             }
+            if next.len() > most.saturating_mul(shape.width) {
+                return None;
+            }
         }
         level = next;
     }
-    out
+    Some(out)
+}
+
+/// The packed form's first bytes: a name and the version.
+const MAGIC: &[u8; 8] = b"CZBOOK\x001";
+
+/// The packed form's header: the magic, six little-endian u32s (width,
+/// height, connect, depth, weak, entries) and the checksum (u64).
+const HEADER_BYTES: usize = 8 + 6 * 4 + 8;
+
+/// FNV-1a, 64 bits: the packed form's checksum of its header's numbers and
+/// its scores.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 impl Book {
@@ -259,6 +328,158 @@ impl Book {
         best.map(|(s, _, c)| (c, s))
     }
 
+    /// The packed form (what `cz book --pack` writes and the shipped book
+    /// is): the header (see [`Book::from_packed`]), then every position of
+    /// [`positions`], in that order, as its score, one signed byte each.
+    /// Symmetric positions are there once, and the positions themselves
+    /// not at all: the reader enumerates them again.
+    ///
+    /// # Errors
+    /// [`BookError::Incomplete`]: the book lacks a position of its depth.
+    pub fn to_packed(&self) -> Result<Vec<u8>, BookError> {
+        let all = positions(self.shape, self.depth);
+        let mut scores = Vec::with_capacity(all.len());
+        let mut missing = all
+            .iter()
+            .filter(|(_, p)| !self.scores.contains_key(&p.symmetric_key()));
+        if let Some((moves, _)) = missing.next() {
+            return Err(BookError::Incomplete {
+                moves: moves.clone(),
+                missing: 1 + missing.count(),
+            });
+        }
+        for (moves, p) in &all {
+            let score = self.scores[&p.symmetric_key()];
+            scores.push(i8::try_from(score).map_err(|_| BookError::Inconsistent {
+                moves: moves.clone(),
+                stored: score,
+                children: None,
+            })? as u8);
+        }
+        let numbers = [
+            self.shape.width,
+            self.shape.height,
+            self.shape.z,
+            self.depth,
+            usize::from(self.weak),
+            all.len(),
+        ];
+        let mut body = Vec::with_capacity(24 + scores.len());
+        for n in numbers {
+            body.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        body.extend_from_slice(&scores);
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&body[..24]);
+        out.extend_from_slice(&checksum(&body).to_le_bytes());
+        out.extend_from_slice(&scores);
+        Ok(out)
+    }
+
+    /// Reads the packed form: the 8 bytes `CZBOOK`, 0, `1` (the version);
+    /// the width, height, connect, depth, 1 for signs only (else 0) and the
+    /// number of entries, each a little-endian u32; an FNV-1a checksum
+    /// (u64) of those numbers' bytes and the scores; then the scores, one
+    /// signed byte for each position of [`positions`], in order.
+    ///
+    /// Nothing is taken on trust: the frame must fit the solver, the
+    /// entries must be as many as the positions of that depth (counted
+    /// without enumerating more), the checksum must hold, each score must
+    /// be one the position's moves allow, and each position short of the
+    /// depth must score the best of its children (negamax), so a book made
+    /// wrongly is refused as well as one altered since.
+    ///
+    /// # Errors
+    /// [`BookError::Packed`] or [`BookError::Inconsistent`].
+    pub fn from_packed(bytes: &[u8]) -> Result<Book, BookError> {
+        let bad = |why: &str| BookError::Packed(why.to_string());
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(bad("it does not start with CZBOOK and version 1"));
+        }
+        let number = |i: usize| {
+            let at = 8 + 4 * i;
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let shape = Shape {
+            width: number(0),
+            height: number(1),
+            z: number(2),
+        };
+        if shape.width == 0 || shape.height == 0 || shape.z == 0 || !shape.fits() {
+            return Err(bad(&format!(
+                "its frame, {} x {} with runs of {}, is not one the solver takes",
+                shape.width, shape.height, shape.z
+            )));
+        }
+        let (depth, weak, count) = (number(3), number(4), number(5));
+        if weak > 1 {
+            return Err(bad("its kind of score is neither exact nor signs"));
+        }
+        let scores = &bytes[HEADER_BYTES..];
+        if scores.len() != count {
+            return Err(bad(&format!(
+                "it says {count} entries and holds {}",
+                scores.len()
+            )));
+        }
+        let mut sum = bytes[8..32].to_vec();
+        sum.extend_from_slice(scores);
+        let stored = u64::from_le_bytes(bytes[32..40].try_into().expect("eight bytes"));
+        if checksum(&sum) != stored {
+            return Err(bad("its checksum does not match its bytes"));
+        }
+        let all = positions_within(shape, depth, count)
+            .filter(|all| all.len() == count)
+            .ok_or_else(|| {
+                bad(&format!(
+                    "{count} entries are not the number of positions of depth {depth}"
+                ))
+            })?;
+        let mut book = Book::new(shape, depth, weak == 1);
+        for ((_, p), &score) in all.iter().zip(scores) {
+            book.insert(p, i32::from(score as i8));
+        }
+        book.check(&all)?;
+        Ok(book)
+    }
+
+    /// Every score in its range, and every position short of the depth the
+    /// best of its children (r[solve.book]).
+    fn check(&self, all: &[(String, Position)]) -> Result<(), BookError> {
+        for (moves, p) in all {
+            let stored = self.scores[&p.symmetric_key()];
+            let cells = self.shape.cells();
+            let (low, high) = if p.moves() >= cells {
+                (0, 0)
+            } else if self.weak {
+                (-1, 1)
+            } else {
+                (
+                    (-self.shape.win_score(p.moves() + 1)).min(0),
+                    self.shape.win_score(p.moves() + 2).max(0),
+                )
+            };
+            if stored < low || stored > high {
+                return Err(BookError::Inconsistent {
+                    moves: moves.clone(),
+                    stored,
+                    children: None,
+                });
+            }
+            if (p.moves() as usize) < self.depth && p.moves() < cells {
+                let children = self.best(p).map(|(_, s)| s);
+                if children != Some(stored) {
+                    return Err(BookError::Inconsistent {
+                        moves: moves.clone(),
+                        stored,
+                        children,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The book as text: the header, then entries in the order of
     /// [`positions`].
     pub fn to_text(&self) -> String {
@@ -272,6 +493,27 @@ impl Book {
         out
     }
 }
+
+/// The book shipped for 7 x 6, runs of 4: the exact score of every
+/// position of at most [`CLASSIC_DEPTH`] moves, packed (made by `cz book
+/// --exact --pack`), read and checked on first use. Every [`Solver`]
+/// consults it unless told not to.
+///
+/// [`Solver`]: crate::solver::Solver
+pub fn classic() -> &'static Arc<Book> {
+    static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        // The shipped bytes are checked by the tests; should they fail to
+        // read, the solver searches as it would without a book.
+        Arc::new(
+            Book::from_packed(include_bytes!("../book/7x6.czb"))
+                .unwrap_or_else(|_| Book::new(Shape::CLASSIC, 0, false)),
+        )
+    })
+}
+
+/// The depth of the shipped book.
+pub const CLASSIC_DEPTH: usize = 5;
 
 #[cfg(test)]
 mod tests {
@@ -395,6 +637,124 @@ mod tests {
         assert!(matches!(
             Book::parse(&format!("{}\n9 1\n1 1\n", header(shape, 1, true))),
             Err(BookError::Entry { line: 2, .. })
+        ));
+    }
+
+    /// A whole exact book of a small frame, made as `cz book` makes it:
+    /// the deepest positions solved, the rest from their children.
+    fn whole(shape: Shape, depth: usize, weak: bool) -> Book {
+        let mut solver = Solver::with_table_mb(2).without_book();
+        let mut book = Book::new(shape, depth, weak);
+        let all = positions(shape, depth);
+        for (_, p) in all.iter().rev() {
+            let score = if p.moves() as usize == depth {
+                solver.solve(p, weak)
+            } else {
+                book.best(p).unwrap().1
+            };
+            book.insert(p, score);
+        }
+        book
+    }
+
+    /// r[solve.book]: packed and read back, a book is the same book, each
+    /// position's score the solver's, one byte a position after the header.
+    #[test]
+    fn a_packed_book_reads_back_as_the_solver_scores() {
+        let shape = Shape {
+            width: 5,
+            height: 4,
+            z: 3,
+        };
+        let mut solver = Solver::with_table_mb(2).without_book();
+        for weak in [false, true] {
+            let book = whole(shape, 4, weak);
+            let packed = book.to_packed().unwrap();
+            let all = positions(shape, 4);
+            assert_eq!(packed.len(), HEADER_BYTES + all.len());
+            let back = Book::from_packed(&packed).unwrap();
+            assert_eq!(back, book);
+            for (moves, p) in &all {
+                solver.reset();
+                assert_eq!(back.score(p), Some(solver.solve(p, weak)), "{moves}");
+            }
+            // A solver given the book answers from it, with no node.
+            let mut reader = Solver::with_table_mb(2).with_book(Arc::new(back));
+            for (moves, p) in &all {
+                reader.reset();
+                let want = book.score(p).unwrap();
+                assert_eq!(
+                    reader.solve(p, weak),
+                    if weak { want.signum() } else { want }
+                );
+                assert_eq!(reader.nodes(), 0, "{moves}");
+            }
+        }
+    }
+
+    /// r[solve.book]: a packed book altered anywhere, cut short, of a
+    /// header that would make its reader enumerate without end, or made
+    /// wrongly (a score that is not the best of its children's, with a
+    /// checksum that holds) is refused, and says why.
+    #[test]
+    fn a_corrupt_packed_book_is_refused() {
+        let shape = Shape {
+            width: 5,
+            height: 4,
+            z: 3,
+        };
+        let book = whole(shape, 3, false);
+        let packed = book.to_packed().unwrap();
+        let refused = |bytes: &[u8]| match Book::from_packed(bytes) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted"),
+        };
+        // Every single bit flipped anywhere.
+        for at in 0..packed.len() {
+            for bit in 0..8 {
+                let mut bad = packed.clone();
+                bad[at] ^= 1 << bit;
+                refused(&bad);
+            }
+        }
+        // Cut short, or with a byte more.
+        for len in 0..packed.len() {
+            refused(&packed[..len]);
+        }
+        let mut longer = packed.clone();
+        longer.push(0);
+        assert!(refused(&longer).contains("holds"));
+        // A header that asks for depth 40 of 7 x 6 with as many entries as
+        // bytes follow: refused by counting, without enumerating them all.
+        let mut deep = MAGIC.to_vec();
+        let numbers = [7u32, 6, 4, 40, 0, 1000];
+        let mut body: Vec<u8> = numbers.iter().flat_map(|n| n.to_le_bytes()).collect();
+        body.extend(std::iter::repeat_n(0u8, 1000));
+        deep.extend_from_slice(&body[..24]);
+        deep.extend_from_slice(&checksum(&body).to_le_bytes());
+        deep.extend_from_slice(&body[24..]);
+        assert!(refused(&deep).contains("not the number of positions"));
+        // Made wrongly: the empty frame's score one off, checksum right.
+        let mut wrong = book.clone();
+        let empty = Position::new(shape);
+        wrong.insert(&empty, book.score(&empty).unwrap() + 1);
+        let why = refused(&wrong.to_packed().unwrap());
+        assert!(why.contains("position . scores"), "{why}");
+        assert!(why.contains("children make it"), "{why}");
+        // A leaf out of its range, checksum right.
+        let mut wide = book.clone();
+        let (_, leaf) = positions(shape, 3).pop().unwrap();
+        wide.insert(&leaf, 100);
+        assert!(refused(&wide.to_packed().unwrap()).contains("more than its moves allow"));
+        // Another frame's book is another frame's: never asked of this one.
+        let other = Book::from_packed(&packed).unwrap();
+        assert_eq!(other.score(&Position::new(Shape::CLASSIC)), None);
+        // Not whole: not packed.
+        let mut part = Book::new(shape, 3, false);
+        part.insert(&empty, 0);
+        assert!(matches!(
+            part.to_packed(),
+            Err(BookError::Incomplete { .. })
         ));
     }
 }

@@ -1,5 +1,6 @@
 //! The games' tests: one binary, a module per concern.
 
+mod book;
 mod engine;
 mod memory;
 mod snapshot;

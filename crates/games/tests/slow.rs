@@ -95,3 +95,26 @@ fn the_perfect_engine_says_it_is_thinking_and_still_plays_exactly() {
     }
     assert_eq!(-Solver::with_table_mb(64).solve(&p, false), -3);
 }
+
+/// r[solve.book]: 24 of the shipped book's deepest positions (the ones
+/// `cz book` solved; the rest are checked against their children when the
+/// book is read), at random with a fixed seed, searched without the book.
+#[test]
+fn shipped_book_entries_are_what_the_search_says() {
+    use connectz_games::book::{self, CLASSIC_DEPTH};
+    let deepest: Vec<(String, Position)> = book::positions(Shape::CLASSIC, CLASSIC_DEPTH)
+        .into_iter()
+        .filter(|(_, p)| p.moves() as usize == CLASSIC_DEPTH)
+        .collect();
+    let mut rng = Rng::new(24);
+    let mut solver = Solver::with_table_mb(64).without_book();
+    for _ in 0..24 {
+        let (moves, p) = &deepest[rng.below(deepest.len() as u64) as usize];
+        solver.reset();
+        assert_eq!(
+            Some(solver.solve(p, false)),
+            book::classic().score(p),
+            "{moves}"
+        );
+    }
+}

@@ -500,11 +500,15 @@ fn bounds_and_best_columns_agree_with_exact_scores() {
         checked += 1;
     }
     assert_eq!(checked, 25);
-    // A budget too small gives up.
-    let p = Position::from_moves(Shape::CLASSIC, "4444").unwrap();
-    solver.reset();
-    assert_eq!(solver.best_within(&p, false, 5_000), None);
-    assert_eq!(solver.at_least_within(&p, 1, 5_000), None);
+    // A budget too small gives up, past the book or without it.
+    for (moves, mut solver) in [
+        ("444444", Solver::with_table_mb(8)),
+        ("4444", Solver::with_table_mb(8).without_book()),
+    ] {
+        let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        assert_eq!(solver.best_within(&p, false, 5_000), None);
+        assert_eq!(solver.at_least_within(&p, 1, 5_000), None);
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::fs::{self, OpenOptions};
 use std::io::{LineWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use connectz_games::book::{self, Book};
@@ -15,7 +16,7 @@ use crate::solve::{SolveRequest, solve_positions};
 use crate::{Context, Error, Result};
 
 /// What book to make.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BookRequest {
     /// The frame.
     pub shape: Shape,
@@ -27,6 +28,8 @@ pub struct BookRequest {
     pub jobs: usize,
     /// Megabytes of table per thread.
     pub table_mb: usize,
+    /// A book the solver looks positions up in (`None`: none).
+    pub book: Option<Arc<Book>>,
 }
 
 /// Makes (or completes) the book at `path`; writes progress to `log`.
@@ -42,6 +45,7 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
         weak,
         jobs,
         table_mb,
+        ..
     } = request;
     let known = resume(
         path,
@@ -73,25 +77,54 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
         stats: false,
         table_mb,
         jobs,
+        // The deepest positions, in order, share much of their trees.
+        keep_table: true,
+        book: request.book.clone(),
     };
-    for d in 0..=depth {
-        let missing: Vec<&str> = all
+    // The deepest positions are solved; every shallower one is the best of
+    // its children's scores, found in the book (negamax: exact when they
+    // are), so only a position no child of which is in the book (a full
+    // frame) is solved there.
+    let mut book = known;
+    for d in (0..=depth).rev() {
+        let missing: Vec<&(String, connectz_games::solver::Position)> = all
             .iter()
-            .filter(|(_, p)| p.moves() as usize == d && !known.contains(p))
-            .map(|(moves, _)| moves.as_str())
+            .filter(|(_, p)| p.moves() as usize == d && !book.contains(p))
             .collect();
         if missing.is_empty() {
             continue;
         }
         let started = Instant::now();
-        let input = missing.join("\n");
-        solve_positions(input.as_bytes(), solve, &mut out)?;
+        let mut unsolved = Vec::new();
+        if d < depth {
+            for (moves, p) in &missing {
+                match book.best(p) {
+                    Some((_, score)) => {
+                        writeln!(out, "{moves} {score}")?;
+                        book.insert(p, score);
+                    }
+                    None => unsolved.push(moves.as_str()),
+                }
+            }
+        } else {
+            unsolved.extend(missing.iter().map(|(moves, _)| moves.as_str()));
+        }
+        if !unsolved.is_empty() {
+            // Each score is appended as it is found (an interrupted run
+            // keeps them), then the file is read back.
+            solve_positions(unsolved.join("\n").as_bytes(), solve.clone(), &mut out)?;
+            out.flush()?;
+            let text = fs::read_to_string(path).context(path.display().to_string())?;
+            book =
+                Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        }
         out.flush()?;
         writeln!(
             log,
-            "  depth {d}: {} positions in {:.1} s",
+            "  depth {d}: {} positions in {:.1} s ({} solved, the rest from their children)",
             missing.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            unsolved.len()
         )?;
         log.flush()?;
     }

@@ -38,8 +38,11 @@ pub fn session(
     let mut moves: Vec<usize> = Vec::new();
     let mut rng = Rng::new(options.seed);
     // Every core on each reply: the perfect engine's proofs past its plan.
-    let mut solver =
-        crate::solve::solver(connectz_games::solver::DEFAULT_TABLE_MB)?.with_every_core();
+    let mut solver = crate::solve::solver(
+        connectz_games::solver::DEFAULT_TABLE_MB,
+        Some(connectz_games::book::classic()),
+    )?
+    .with_every_core();
     let engine_side = if options.engine_first {
         Player::One
     } else {

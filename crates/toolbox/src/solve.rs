@@ -4,15 +4,16 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
+use connectz_games::book::Book;
 use connectz_games::solver::{Position, Shape, Solver, column_char};
 
 use crate::input::{HeldLine, next_token};
 
 /// What to print for each position, and how to search.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SolveRequest {
     /// The frame and the length of a winning run.
     pub shape: Shape,
@@ -28,6 +29,14 @@ pub struct SolveRequest {
     pub table_mb: usize,
     /// Threads.
     pub jobs: usize,
+    /// Keep each worker's table from one position to the next: positions
+    /// side by side (a book's, in order) share much of their trees, and the
+    /// scores are the same (a table holds only true bounds), but the node
+    /// counts then depend on what came before.
+    pub keep_table: bool,
+    /// The opening book the solvers look positions up in (r[solve.book]);
+    /// `None`: every position searched.
+    pub book: Option<Arc<Book>>,
 }
 
 /// The widest frame whose columns one character each can name (1-9, a-z).
@@ -50,9 +59,15 @@ pub fn check_frame(shape: Shape) -> Result<(), String> {
     Ok(())
 }
 
-/// A solver with the table asked for, or why the memory cannot be had.
-pub fn solver(table_mb: usize) -> io::Result<Solver> {
-    Solver::try_with_table_mb(table_mb).map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))
+/// A solver with the table asked for, or why the memory cannot be had;
+/// it looks positions up in `book`, and in none without one.
+pub fn solver(table_mb: usize, book: Option<&Arc<Book>>) -> io::Result<Solver> {
+    let solver = Solver::try_with_table_mb(table_mb)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
+    Ok(match book {
+        Some(book) => solver.with_book(Arc::clone(book)),
+        None => solver.without_book(),
+    })
 }
 
 /// One position's line and its node count; `None` nodes for an invalid one.
@@ -85,7 +100,9 @@ fn solve_one(engine: &mut Solver, token: &HeldLine, request: &SolveRequest) -> S
         Ok(p) => p,
         Err(e) => return (format!("{moves} invalid: {e}"), None),
     };
-    engine.reset();
+    if !request.keep_table {
+        engine.reset();
+    }
     let mut text;
     let searched;
     if request.scores {
@@ -163,33 +180,40 @@ pub fn solve_positions(
         writeln!(out, "{text}")
     };
     if jobs == 1 || lines.len() <= 1 {
-        let mut engine = solver(request.table_mb)?.with_jobs(jobs);
+        let mut engine = solver(request.table_mb, request.book.as_ref())?.with_jobs(jobs);
         for line in &lines {
             tally(solve_one(&mut engine, line, &request), out)?;
         }
     } else {
         let engines = (0..jobs.min(lines.len()))
-            .map(|_| solver(request.table_mb))
+            .map(|_| solver(request.table_mb, request.book.as_ref()))
             .collect::<io::Result<Vec<Solver>>>()?;
         let next = AtomicUsize::new(0);
         let (sender, results) = mpsc::channel::<(usize, Solved)>();
         std::thread::scope(|scope| -> io::Result<()> {
+            // A worker the system will not start is done without: the others
+            // take its positions (none at all is an error, not a hang).
+            let mut started = 0;
             for mut engine in engines {
-                let (sender, next, lines) = (sender.clone(), &next, &lines);
-                scope.spawn(move || {
+                let (sender, next, lines, request) = (sender.clone(), &next, &lines, &request);
+                let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(line) = lines.get(i) else { break };
                         if sender
-                            .send((i, solve_one(&mut engine, line, &request)))
+                            .send((i, solve_one(&mut engine, line, request)))
                             .is_err()
                         {
                             break;
                         }
                     }
                 });
+                started += usize::from(worker.is_ok());
             }
             drop(sender);
+            if started == 0 {
+                return Err(io::Error::other("no thread could be started to solve on"));
+            }
             // Results arrive in any order; each is written once those before
             // it are.
             let mut waiting = BTreeMap::new();

@@ -274,6 +274,95 @@ fn book_is_made_resumed_and_read_back() {
     assert_eq!(fs::read_to_string(&path).unwrap(), whole);
 }
 
+/// r[solve.book]: `cz book --pack` writes a book `cz solve --book` consults
+/// (the same scores as searching, with no node searched); one altered, or
+/// of another frame, is refused with why.
+#[test]
+fn a_packed_book_is_consulted_and_a_bad_one_refused() {
+    let scratch = Scratch::new("packed");
+    let text = scratch.path("5x4.book");
+    let packed = scratch.path("5x4.czb");
+    let (text_arg, packed_arg) = (text.to_str().unwrap(), packed.to_str().unwrap());
+    let log = cz(
+        &[
+            &["book", text_arg, "--exact", "--depth", "4", "--jobs", "2"][..],
+            &["--pack", packed_arg],
+            &FRAME_5X4_3[..],
+        ]
+        .concat(),
+        None,
+    );
+    // Only the deepest positions were solved.
+    assert!(
+        log.contains("depth 3: ") && log.contains("(0 solved"),
+        "{log}"
+    );
+    let positions: String = fs::read_to_string(&text)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let solve = |extra: &[&str]| {
+        cz(
+            &[
+                &["solve", "--scores", "--stats", "--jobs", "1"][..],
+                extra,
+                &FRAME_5X4_3[..],
+            ]
+            .concat(),
+            Some(positions.as_bytes()),
+        )
+    };
+    let strip = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.rsplit_once(" nodes=").unwrap().0.to_string())
+            .collect()
+    };
+    let looked_up = solve(&["--book", packed_arg]);
+    let searched = solve(&["--no-book"]);
+    assert_eq!(strip(&looked_up), strip(&searched));
+    // Each position's columns lead to positions of the book (or past it
+    // for the deepest): those of fewer moves are looked up.
+    let shallow_nodes: u64 = looked_up
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.split(' ').next().unwrap().len() < 4)
+        .map(|l| l.rsplit_once("nodes=").unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(shallow_nodes, 0, "{looked_up}");
+    let searched_nodes: u64 = searched
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.split(' ').next().unwrap().len() < 4)
+        .map(|l| l.rsplit_once("nodes=").unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert!(searched_nodes > 1000, "{searched}");
+    // Altered: refused, with the reason; of another frame: refused.
+    let mut bytes = fs::read(&packed).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 4;
+    let bad = scratch.path("bad.czb");
+    fs::write(&bad, &bytes).unwrap();
+    let out = run_cz(
+        &[
+            &["solve", "--book", bad.to_str().unwrap()][..],
+            &FRAME_5X4_3[..],
+        ]
+        .concat(),
+        b"1\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"));
+    let out = run_cz(&["solve", "--book", packed_arg], b"1\n");
+    assert_eq!(out.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        why.contains("a book for 5 x 4 with runs of 3, not 7 x 6"),
+        "{why}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn a_plan_is_made_resumed_and_is_what_solve_best_says() {
     let scratch = Scratch::new("plan");

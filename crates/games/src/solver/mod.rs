@@ -71,6 +71,8 @@ use std::sync::{Arc, Mutex};
 use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
 use search::{Busy, Goal, Pos, Search, SearchBounds};
 use table::Table;
+
+use crate::book::Book;
 use word::Word;
 
 /// The transposition table's default size: 2^23 entries on 64-bit frames.
@@ -246,6 +248,27 @@ impl Position {
     }
 }
 
+/// The most threads one search or one command takes: far more than the
+/// cores of any machine the solver runs on, and far fewer than a system
+/// refuses to start.
+pub const MAX_JOBS: usize = 1024;
+
+/// A number of threads as the command line and the Python package take it:
+/// from 1 to [`MAX_JOBS`], or why not.
+///
+/// # Errors
+/// 0, or more than [`MAX_JOBS`].
+pub fn check_jobs(jobs: usize) -> Result<usize, String> {
+    if (1..=MAX_JOBS).contains(&jobs) {
+        Ok(jobs)
+    } else {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Err(format!(
+            "{jobs} threads: the solver takes from 1 to {MAX_JOBS} (this machine has {cores} cores)"
+        ))
+    }
+}
+
 /// The solver: reusable across positions; its table is kept between them
 /// until [`Solver::reset`].
 pub struct Solver {
@@ -254,6 +277,8 @@ pub struct Solver {
     nodes: u64,
     shape: Option<Shape>,
     cancel: Option<Arc<AtomicBool>>,
+    /// Scores looked up rather than searched (r[solve.book]).
+    book: Option<Arc<Book>>,
 }
 
 impl Default for Solver {
@@ -288,14 +313,40 @@ impl Solver {
             nodes: 0,
             shape: None,
             cancel: None,
+            book: Some(crate::book::classic().clone()),
         })
+    }
+
+    /// Looks up the positions `book` holds instead of searching them (a
+    /// solver starts with the [shipped book](crate::book::classic), which
+    /// holds early 7 x 6 positions). A book of another frame is never
+    /// consulted; one of signs only answers only weak searches.
+    pub fn with_book(mut self, book: Arc<Book>) -> Solver {
+        self.book = Some(book);
+        self
+    }
+
+    /// Searches every position, the book's too (to measure or check the
+    /// search itself).
+    pub fn without_book(mut self) -> Solver {
+        self.book = None;
+        self
+    }
+
+    /// The book consulted, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     /// Searches each position on `jobs` threads that share the table (the
     /// first to finish gives the score; the others explore other moves
     /// first and fill the table for it).
+    ///
+    /// At most [`MAX_JOBS`] (more are taken as that many; [`check_jobs`]
+    /// says why a number is refused, for callers that refuse it); threads
+    /// the system will not give are done without.
     pub fn with_jobs(mut self, jobs: usize) -> Solver {
-        self.jobs = jobs.max(1);
+        self.jobs = jobs.clamp(1, MAX_JOBS);
         self
     }
 
@@ -310,7 +361,8 @@ impl Solver {
     /// interrupt): each thread of a search looks at it every 1024 nodes and
     /// then gives up as when its budget is spent, so the `_within` calls
     /// return `None` (and [`Solver::solve`] a meaningless 0) until it is
-    /// cleared. What the searches stored before they stopped is sound.
+    /// cleared; a position of the book is still answered. What the searches
+    /// stored before they stopped is sound.
     pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Solver {
         self.cancel = Some(flag);
         self
@@ -366,6 +418,9 @@ impl Solver {
                 _ => 0,
             });
         }
+        if let Some(score) = self.book_answer(p, goal) {
+            return Some(score);
+        }
         if self.shape != Some(p.shape()) {
             self.shape = Some(p.shape());
             self.table.clear();
@@ -391,6 +446,19 @@ impl Solver {
         };
         self.nodes += nodes;
         score
+    }
+
+    /// What the book says `goal` is at `p`, if it holds `p` (or its mirror
+    /// image) with the scores `goal` needs (r[solve.book]).
+    fn book_answer(&self, p: &Position, goal: Goal) -> Option<i32> {
+        let book = self.book.as_deref()?;
+        let score = book.score(p)?;
+        match goal {
+            Goal::Sign => Some(score.signum()),
+            Goal::Exact if !book.weak() => Some(score),
+            Goal::AtLeast(v) if !book.weak() => Some(i32::from(score >= v)),
+            _ => None,
+        }
     }
 
     /// The score of `p` (with `weak`, its sign) and its best column
@@ -525,7 +593,15 @@ fn run<W: Word, L: RunDetector<W>>(
         thread(0)
     } else {
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..jobs).map(|h| scope.spawn(move || thread(h))).collect();
+            // A helper the system will not give is done without: the search
+            // runs on the threads it has (never an abort).
+            let helpers: Vec<_> = (1..jobs)
+                .map_while(|h| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || thread(h))
+                        .ok()
+                })
+                .collect();
             let own = thread(0);
             own + helpers
                 .into_iter()
@@ -627,7 +703,8 @@ mod tests {
 
     #[test]
     fn a_search_that_gives_up_says_so() {
-        let p = Position::from_moves(Shape::CLASSIC, "4444").unwrap();
+        // Past the book: searched, and the budget stops it.
+        let p = Position::from_moves(Shape::CLASSIC, "444444").unwrap();
         let mut solver = Solver::with_table_mb(2);
         assert_eq!(solver.solve_within(&p, false, 5_000), None);
         assert!(solver.nodes() >= 5_000 && solver.nodes() < 5_000 + 2_048);
@@ -641,6 +718,7 @@ mod tests {
         for jobs in [1, 2] {
             let flag = Arc::new(AtomicBool::new(true));
             let mut solver = Solver::with_table_mb(2)
+                .without_book()
                 .with_jobs(jobs)
                 .with_cancel(flag.clone());
             assert_eq!(solver.solve_within(&p, false, u64::MAX), None);

@@ -1,9 +1,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::Result;
 use crate::book::{BookRequest, PlanRequest, build, build_plan};
 use crate::solve::check_frame;
+use crate::{Error, Result};
 
 use super::{FrameArgs, SearchArgs};
 
@@ -24,6 +24,10 @@ pub struct BookArgs {
     /// the engine's column (the book's other positions are left out).
     #[arg(long, conflicts_with = "exact")]
     plan: bool,
+    /// Also write the finished book packed (one byte a position, checked
+    /// when read), the form `--book` and the shipped book take.
+    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
+    pack: Option<PathBuf>,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -47,7 +51,15 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
         weak: !args.exact,
         jobs: args.search.jobs(),
         table_mb: args.search.table_mb(),
+        book: args.search.book(shape)?,
     };
-    build(&args.file, request, out)?;
+    let book = build(&args.file, request, out)?;
+    if let Some(path) = &args.pack {
+        let bytes = book
+            .to_packed()
+            .map_err(|e| Error::new(format!("{}: {e}", args.file.display())))?;
+        std::fs::write(path, &bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        writeln!(out, "packed {}: {} bytes", path.display(), bytes.len())?;
+    }
     Ok(0)
 }

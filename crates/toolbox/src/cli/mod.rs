@@ -4,7 +4,7 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
-use crate::Result;
+use crate::{Error, Result};
 use clap::{Parser, Subcommand};
 use connectz_explain::draw::Style;
 
@@ -134,27 +134,76 @@ impl FrameArgs {
     }
 }
 
-/// How the solver searches: its table and its threads.
-#[derive(Clone, Copy, clap::Args)]
+/// How the solver searches: its table, its threads, its opening book.
+#[derive(Clone, clap::Args)]
 pub struct SearchArgs {
     /// Megabytes of transposition table per thread (rounded down to a power of two, at least 2).
     #[arg(long, default_value_t = connectz_games::solver::DEFAULT_TABLE_MB as u64, value_parser = clap::value_parser!(u64).range(1..=16384))]
     table_mb: u64,
     /// Threads: positions side by side, or one position on all of them [default: the cores].
-    #[arg(long)]
+    #[arg(long, value_parser = jobs)]
     jobs: Option<usize>,
+    /// An opening book to look positions up in (made by `cz book --pack`) instead of the shipped one (7 x 6: every position of at most 5 moves).
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// Search every position, those of the book too.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
 }
 
 impl SearchArgs {
-    fn table_mb(self) -> usize {
+    fn table_mb(&self) -> usize {
         self.table_mb as usize
     }
 
-    fn jobs(self) -> usize {
+    /// The book to consult (r[solve.book]): the one named, checked and of
+    /// the frame; none with --no-book; else the shipped one (which only a
+    /// 7 x 6 frame with runs of 4 consults).
+    fn book(
+        &self,
+        shape: connectz_games::solver::Shape,
+    ) -> Result<Option<std::sync::Arc<connectz_games::book::Book>>> {
+        use connectz_games::book::{self, Book};
+        if self.no_book {
+            return Ok(None);
+        }
+        let Some(path) = &self.book else {
+            return Ok(Some(book::classic().clone()));
+        };
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        let book = Book::from_packed(&bytes)
+            .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+        let of = book.shape();
+        if of != shape {
+            return Err(Error::new(format!(
+                "{}: a book for {} x {} with runs of {}, not {} x {} with runs of {}",
+                path.display(),
+                of.width,
+                of.height,
+                of.z,
+                shape.width,
+                shape.height,
+                shape.z
+            )));
+        }
+        Ok(Some(std::sync::Arc::new(book)))
+    }
+
+    fn jobs(&self) -> usize {
         self.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         })
     }
+}
+
+/// `--jobs`: a whole number from 1 to the solver's most, never a number of
+/// threads the system cannot start.
+fn jobs(text: &str) -> std::result::Result<usize, String> {
+    let jobs: usize = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    connectz_games::solver::check_jobs(jobs)
 }
 
 /// The output of a command that writes where it is asked to.

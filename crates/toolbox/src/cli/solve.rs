@@ -42,6 +42,8 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<u8> {
         stats: args.stats,
         table_mb: args.search.table_mb(),
         jobs: args.search.jobs(),
+        keep_table: false,
+        book: args.search.book(shape)?,
     };
     let failed = solve_positions(text, request, &mut *out)?;
     Ok(if failed == 0 { 0 } else { 1 })
