@@ -40,6 +40,7 @@ a submission), where ``import connectz`` finds that file first.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 from . import _native
@@ -494,12 +495,24 @@ def render_svg(path_or_bytes: Union[PathArg, bytes, bytearray, memoryview], titl
     return _native.render_path(path, os.path.basename(path) if title is None else title)
 
 
+def _as_native_on_ctrl_c() -> None:
+    # Python's own SIGINT handler only notes the signal for Python code,
+    # which does not run until the command returns: a search would go on
+    # (and its answer be thrown away with a traceback). The commands take
+    # Ctrl-C as the native ones do: the process ends at once, by the signal
+    # (a shell says 130), and `cz check` and `cz grade` still install their
+    # own handler, which cleans up their boxes.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _connectz_command() -> None:
     """The ``connectz`` command: ``connectz FILE`` prints the code."""
+    _as_native_on_ctrl_c()
     sys.exit(_native.connectz_command(sys.argv[1:]))
 
 
 def _cz_command() -> None:
     """The ``cz`` command, the toolbox."""
+    _as_native_on_ctrl_c()
     program = os.path.abspath(sys.argv[0])
     sys.exit(_native.cz_command(program, [program] + sys.argv[1:]))

@@ -257,17 +257,23 @@ def started_child(code):
     return child
 
 
+# A position of six moves, one past the shipped book: its exact score takes
+# the search 67 M nodes (seconds), its columns' scores longer.
+LONG = "576215"
+
+
 @pytest.mark.parametrize(
     "call",
     [
-        'connectz.solve(".")',
-        'connectz.scores(".")',
-        'connectz.best(".", jobs=2)',
-        'connectz.Engine("perfect").move("4453")',
+        f'connectz.solve("{LONG}")',
+        f'connectz.scores("{LONG}")',
+        f'connectz.best("{LONG}", jobs=2)',
+        f'connectz.Engine("perfect").move("{LONG}")',
     ],
 )
 def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(call):
-    # Each of these searches for seconds or minutes. SIGINT comes a second
+    # Each of these searches for seconds (LONG is past the opening book,
+    # whose positions are answered at once). SIGINT comes a second
     # in; the child says KeyboardInterrupt and how long after the signal it
     # raised. The wall bound is a correctness bound, kept generous (2 s) for
     # a loaded machine; the design is 20 ms of polling plus about a
@@ -338,13 +344,40 @@ def test_ctrl_c_stops_waiting_for_a_long_board_search():
         child.wait()
 
 
+@pytest.mark.parametrize("flags", [[], ["--jobs", "2"]])
+def test_ctrl_c_ends_the_packages_cz_during_a_search(flags):
+    # The package's cz runs in a Python process; Ctrl-C ends it as it ends
+    # the native cz (by the signal: a shell says 130), with no traceback
+    # and no answer thrown away after the search.
+    child = subprocess.Popen(
+        [cz(), "solve", "--no-book", *flags],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        child.stdin.write(".\n")
+        child.stdin.close()
+        time.sleep(1.0)
+        assert child.poll() is None, child.stderr.read()
+        child.send_signal(signal.SIGINT)
+        # A generous hang guard: the empty board takes minutes.
+        assert child.wait(timeout=30) == -signal.SIGINT
+        assert child.stdout.read() == ""
+        assert "Traceback" not in child.stderr.read()
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_a_long_solve_releases_the_interpreter():
-    # A thread solves the empty board (minutes); the main thread runs
-    # Python meanwhile, which it could not if the solve held the lock.
+    # A thread solves a position past the book (seconds); the main thread
+    # runs Python meanwhile, which it could not if the solve held the lock.
     out = run_python(
-        """
+        f"""
         import os, threading, connectz
-        solver = threading.Thread(target=connectz.solve, args=(".",), daemon=True)
+        solver = threading.Thread(target=connectz.solve, args=("{LONG}",), daemon=True)
         solver.start()
         steps = 0
         while steps < 200_000:

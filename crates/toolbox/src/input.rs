@@ -23,6 +23,52 @@ pub fn read(path: Option<&Path>) -> Result<Vec<u8>> {
     }
 }
 
+/// [`read`], but only up to and including the first byte for which `stop`
+/// is true: a command whose input cannot go on past such a byte (a NUL in
+/// a grid) reports it at once, from its own parser, instead of reading the
+/// rest (`/dev/zero` has no end).
+///
+/// # Errors
+/// The file or standard input cannot be read.
+pub fn read_until(path: Option<&Path>, stop: impl Fn(u8) -> bool) -> Result<Vec<u8>> {
+    let (mut reader, what) = match path {
+        Some(p) if p != Path::new("-") => (
+            Box::new(io::BufReader::new(
+                fs::File::open(p).context(p.display().to_string())?,
+            )) as Box<dyn BufRead>,
+            p.display().to_string(),
+        ),
+        _ => (
+            Box::new(io::stdin().lock()) as Box<dyn BufRead>,
+            "standard input".to_string(),
+        ),
+    };
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context(what),
+        };
+        if chunk.is_empty() {
+            return Ok(bytes);
+        }
+        if let Some(at) = chunk.iter().position(|&b| stop(b)) {
+            bytes.extend_from_slice(&chunk[..=at]);
+            return Ok(bytes);
+        }
+        bytes.extend_from_slice(chunk);
+        let n = chunk.len();
+        reader.consume(n);
+    }
+}
+
+/// A byte no text input of `cz board` or `cz rotate` can hold: a control
+/// character other than a tab or a line end, or DEL.
+pub fn not_text(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f
+}
+
 /// A file, or standard input for `-` or no path, to be read a piece at a
 /// time.
 ///
@@ -37,12 +83,23 @@ pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
     }
 }
 
-/// [`read`], as UTF-8 text.
+/// [`read_until`] [`not_text`], as UTF-8 text: an input with a byte no text
+/// holds is refused at that byte.
 ///
 /// # Errors
-/// As [`read`], or the bytes are not UTF-8.
-pub fn read_text(path: Option<&Path>) -> Result<String> {
-    String::from_utf8(read(path)?).map_err(|_| "the input is not UTF-8 text".into())
+/// As [`read`], or the input holds a control byte or is not UTF-8.
+pub fn read_plain_text(path: Option<&Path>) -> Result<String> {
+    let bytes = read_until(path, not_text)?;
+    if let Some(&last) = bytes.last()
+        && not_text(last)
+    {
+        return Err(format!(
+            "byte {} of the input is 0x{last:02x}, a control character: the input is not text",
+            bytes.len()
+        )
+        .into());
+    }
+    String::from_utf8(bytes).map_err(|_| "the input is not UTF-8 text".into())
 }
 
 /// A line of `input` with at most `keep` of its bytes held: what a command

@@ -304,3 +304,76 @@ fn batch_walks_proc_self_without_blocking() {
     assert!(stdout(&out).contains(" files\n"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("skipped"));
 }
+
+/// A reader that stops (`cz ... | head -c1`): `cz` ends quietly, status 0,
+/// as `connectz` does, not "Broken pipe (os error 32)".
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cz"))
+        .args(["gen", "--workload", "dense", "--size", "3000"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's reading end is dropped here: later writes find it gone.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `cz board` and `cz rotate` stop at the first byte no text holds (a NUL
+/// from `/dev/zero`, which has no end), from a file or standard input,
+/// and say which byte; a thread count the solver does not take is refused
+/// before a thread is asked for (40000 once aborted).
+#[test]
+fn inputs_that_cannot_be_text_and_thread_counts_out_of_range_are_refused() {
+    use std::process::{Command, Stdio};
+    for command in ["board", "rotate"] {
+        let out = cz(&[command, "/dev/zero"]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let from_stdin = Command::new(env!("CARGO_BIN_EXE_cz"))
+            .arg(command)
+            .stdin(fs::File::open("/dev/zero").unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(from_stdin.status.code(), Some(2), "{command}");
+        assert!(from_stdin.stdout.is_empty());
+    }
+    let why = String::from_utf8_lossy(&cz(&["rotate", "/dev/zero"]).stderr).into_owned();
+    assert!(why.contains("byte 1 of the input is 0x00"), "{why}");
+    // A grid with a NUL after a valid row is refused by the grid's reader.
+    let out = run_cz(&["board"], b".......\n\0.......\n");
+    assert_eq!(out.status.code(), Some(2));
+    for jobs in ["0", "40000", "1025", "-1", "2.5"] {
+        let out = run_cz(&["solve", &format!("--jobs={jobs}")], b"4453\n");
+        assert_eq!(out.status.code(), Some(2), "--jobs {jobs}");
+        assert!(out.stdout.is_empty());
+        let why = String::from_utf8_lossy(&out.stderr);
+        assert!(why.contains("--jobs"), "{why}");
+    }
+    let why = String::from_utf8_lossy(&run_cz(&["solve", "--jobs", "40000"], b"4453\n").stderr)
+        .into_owned();
+    assert!(why.contains("the solver takes from 1 to 1024"), "{why}");
+    // The most is taken, and answers (a position past the book, searched).
+    let out = run_cz(
+        &["solve", "--jobs", "1024", "--table-mb", "2"],
+        b"52753311433677442422121\n",
+    );
+    assert_eq!(stdout(&out), "52753311433677442422121 8\n");
+}

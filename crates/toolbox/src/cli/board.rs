@@ -29,7 +29,9 @@ pub struct BoardArgs {
 }
 
 pub fn run(args: BoardArgs, out: &mut dyn Write) -> Result<u8> {
-    let grid = input::read(args.file.as_deref())?;
+    // A NUL or other control byte ends the grid at once (the parser says
+    // why), rather than reading an input that may not end.
+    let grid = input::read_until(args.file.as_deref(), input::not_text)?;
     let (position, judgement) =
         snapshot::judge_grid(&grid, args.z, args.first, args.empty, !args.no_gravity)
             .map_err(Error::shown)?;

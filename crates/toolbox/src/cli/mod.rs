@@ -74,6 +74,9 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     }
     match run(Cli::parse_from(args).command) {
         Ok(code) => code,
+        // Whoever read standard output stopped (`cz ... | head`): the
+        // command ends quietly, as `connectz` does.
+        Err(_) if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) => 0,
         Err(e) => {
             eprintln!("cz: {e}");
             2
@@ -81,9 +84,37 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     }
 }
 
+/// Set when a write to standard output found its reader gone.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Standard output, noting in [`STDOUT_CLOSED`] a reader that went away
+/// (only this handle's writes: a candidate's closed pipe is another error).
+struct Stdout<W>(W);
+
+impl<W: Write> Stdout<W> {
+    fn note<T>(result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result
+            && e.kind() == io::ErrorKind::BrokenPipe
+        {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Self::note(self.0.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Self::note(self.0.flush())
+    }
+}
+
 /// Runs a subcommand, writing to standard out.
 pub(crate) fn run(command: Command) -> Result<u8> {
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(Stdout(io::stdout().lock()));
     let code = match command {
         Command::Explain(args) => explain::run(args, &mut out)?,
         Command::Render(args) => render::run(args, &mut out)?,

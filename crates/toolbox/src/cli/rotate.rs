@@ -11,7 +11,7 @@ pub struct RotateArgs {
 }
 
 pub fn run(args: RotateArgs, out: &mut dyn Write) -> Result<u8> {
-    let text = input::read_text(args.file.as_deref())?;
+    let text = input::read_plain_text(args.file.as_deref())?;
     out.write_all(rotate::solve(&text)?.as_bytes())?;
     Ok(0)
 }

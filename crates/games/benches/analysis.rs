@@ -1,0 +1,104 @@
+//! Every column's score (`Solver::analyze`, what `connectz.scores`, `cz
+//! solve --scores` and the page's "Scores" call) at random 7 x 6 positions
+//! of every number of moves, one thread, as a user gets it: a fresh solver
+//! for each position (its table cleared), the shipped book consulted.
+//!
+//!     cargo bench -p connectz-games --bench analysis                    # 20 positions a depth, 0 to 20
+//!     cargo bench -p connectz-games --bench analysis -- --positions 200 --most 20 --seed 1
+//!     cargo bench -p connectz-games --bench analysis -- --no-book       # the search alone
+//!
+//! A position of d moves is d columns played at random from the empty
+//! frame, never one that completes a run (so the game goes on). For each
+//! depth it prints the median and the slowest time and the slowest
+//! position's nodes (the nodes do not depend on the machine; the times do).
+
+use std::time::Instant;
+
+use connectz_games::solver::{Position, Shape, Solver};
+use connectz_rng::Rng;
+
+fn main() {
+    let (mut positions, mut most, mut seed, mut book) = (20usize, 20usize, 1u64, true);
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut number = |name: &str| -> u64 {
+            it.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{name} N"))
+        };
+        match a.as_str() {
+            "--positions" => positions = number("--positions") as usize,
+            "--most" => most = number("--most") as usize,
+            "--seed" => seed = number("--seed"),
+            "--no-book" => book = false,
+            "--bench" => {}
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let shape = Shape::CLASSIC;
+    let mut rng = Rng::new(seed);
+    // The book is read (and checked) once, when a solver first needs it.
+    let started = Instant::now();
+    let entries = connectz_games::book::classic().len();
+    println!(
+        "the shipped book: {entries} positions, read and checked in {:.1} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    println!(
+        "every column's score, 7 x 6, {positions} random positions a depth, one thread, seed {seed}, {}",
+        if book { "the shipped book" } else { "no book" }
+    );
+    println!("moves  median ms  slowest ms  slowest nodes  slowest position");
+    for depth in 0..=most {
+        let mut times = Vec::new();
+        let mut slowest = (0.0f64, 0u64, String::new());
+        for _ in 0..positions {
+            let (p, moves) = random_position(shape, depth, &mut rng);
+            let mut solver = Solver::new();
+            if !book {
+                solver = solver.without_book();
+            }
+            let started = Instant::now();
+            let scores = solver.analyze(&p, false);
+            let ms = started.elapsed().as_secs_f64() * 1e3;
+            assert_eq!(scores.len(), shape.width);
+            if ms >= slowest.0 {
+                slowest = (ms, solver.nodes(), moves);
+            }
+            times.push(ms);
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{depth:>5}  {:>9.1}  {:>10.1}  {:>13}  {}",
+            times[times.len() / 2],
+            slowest.0,
+            slowest.1,
+            if slowest.2.is_empty() {
+                "."
+            } else {
+                &slowest.2
+            }
+        );
+    }
+}
+
+/// `depth` random columns from the empty frame, none completing a run (a
+/// position where every column would is left for the moves played so far).
+fn random_position(shape: Shape, depth: usize, rng: &mut Rng) -> (Position, String) {
+    'again: loop {
+        let mut p = Position::new(shape);
+        let mut moves = String::new();
+        for _ in 0..depth {
+            let open: Vec<usize> = (0..shape.width)
+                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .collect();
+            if open.is_empty() {
+                continue 'again;
+            }
+            let c = open[rng.below(open.len() as u64) as usize];
+            p.play_column(c);
+            moves.push(char::from(b'1' + c as u8));
+        }
+        return (p, moves);
+    }
+}
