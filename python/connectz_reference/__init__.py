@@ -39,6 +39,7 @@ a submission), where ``import connectz`` finds that file first.
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
@@ -232,6 +233,43 @@ def _table_mb(table_mb: int) -> int:
 
 _MOST_JOBS = 1024  # the solver's MAX_JOBS
 
+# Larger than any frame's side or run: the native side takes it whole, then
+# says the frame is too large (or cannot be won), rather than overflowing.
+_MOST_SIDE = (1 << 63) - 1
+
+
+def _whole(name: str, value: int) -> int:
+    # A bool is an int to Python, but not a number of columns.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} is an int, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    if value > _MOST_SIDE:
+        raise ValueError(f"{name} {value} is more than any frame takes (at most {_MOST_SIDE})")
+    return value
+
+
+def _frame(width: int, height: int, connect: int) -> Tuple[int, int, int]:
+    return (_whole("width", width), _whole("height", height), _whole("connect", connect))
+
+
+def _position(position: "PositionArg") -> "PositionArg":
+    # What the native side cannot read is said here in words that name it.
+    if isinstance(position, str):
+        try:
+            position.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ValueError(
+                f"position: character {e.start + 1} ({position[e.start]!r}) is not a column: a lone surrogate, not text"
+            ) from None
+    elif isinstance(position, (list, tuple)):
+        for at, column in enumerate(position, 1):
+            if not isinstance(column, int) or isinstance(column, bool):
+                raise TypeError(f"move {at}: a column is an int, not {type(column).__name__}")
+            if not -(1 << 63) <= column < (1 << 63):
+                raise ValueError(f"move {at}: {column} is not a column of the frame")
+    return position
+
 
 def _jobs(jobs: int) -> int:
     # A bool is an int to Python, but not a number of threads.
@@ -285,7 +323,7 @@ def solve(
     ...
     ValueError: move 7: column 1 is full
     """
-    return _native.solve(position, (width, height, connect), False, _table_mb(table_mb), _jobs(jobs))
+    return _native.solve(_position(position), _frame(width, height, connect), False, _table_mb(table_mb), _jobs(jobs))
 
 
 def weak(
@@ -303,7 +341,7 @@ def weak(
     >>> weak("32164625"), weak("2252576253462244111563365343671351441"), weak(".", width=4, height=4)
     (1, -1, 0)
     """
-    return _native.solve(position, (width, height, connect), True, _table_mb(table_mb), _jobs(jobs))
+    return _native.solve(_position(position), _frame(width, height, connect), True, _table_mb(table_mb), _jobs(jobs))
 
 
 def best(
@@ -325,7 +363,7 @@ def best(
     >>> best("2252576253462244111563365343671351441")
     (6, -1)
     """
-    return _native.best(position, (width, height, connect), _table_mb(table_mb), _jobs(jobs))
+    return _native.best(_position(position), _frame(width, height, connect), _table_mb(table_mb), _jobs(jobs))
 
 
 def scores(
@@ -355,7 +393,7 @@ def scores(
     >>> scores("1212", width=5, height=4, connect=3), solve("1212", width=5, height=4, connect=3)
     ([8, 4, -8, -8, -8], 8)
     """
-    return _native.scores(position, (width, height, connect), _table_mb(table_mb), _jobs(jobs))
+    return _native.scores(_position(position), _frame(width, height, connect), _table_mb(table_mb), _jobs(jobs))
 
 
 class Engine:
@@ -372,7 +410,9 @@ class Engine:
     ``os.urandom``). The perfect level's solver has a table of ``table_mb``
     megabytes and ``jobs`` threads (``None``: one for each core, as ``cz
     play``). A frame ``cz play`` refuses, or an unknown level, raises
-    ``ValueError``; a table that cannot be had, ``MemoryError``.
+    ``ValueError``; a table that cannot be had, ``MemoryError``; a number
+    that is not an int (a bool included), ``TypeError``. An engine may be
+    shared between threads: it takes their calls one at a time.
 
     >>> engine = Engine("perfect")
     >>> engine.move("")
@@ -383,7 +423,7 @@ class Engine:
     4
     """
 
-    __slots__ = ("level", "frame", "_native")
+    __slots__ = ("level", "frame", "_native", "_lock")
 
     def __init__(
         self,
@@ -398,23 +438,33 @@ class Engine:
     ) -> None:
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
+        elif not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed is an int or None, not {type(seed).__name__}")
+        if not isinstance(level, str):
+            raise TypeError(f"level is a str, not {type(level).__name__}")
         self.level = level
-        self.frame = (width, height, connect)
+        self.frame = _frame(width, height, connect)
         self._native = _native.NativeEngine(
             level, self.frame, seed % (1 << 64), _table_mb(table_mb), 0 if jobs is None else _jobs(jobs)
         )
+        # One move at a time: an engine shared between threads takes their
+        # calls in turn (its solver and its easy level's choices are one
+        # state), rather than refusing the second ("Already borrowed").
+        self._lock = _thread.allocate_lock()
 
     def choose(self, position: PositionArg) -> Tuple[int, str]:
         """The engine's column (1-based) for the side to move after
         ``position``, and what it thinks of it in words (as ``cz play``
         prints them). An illegal or finished position raises
         ``ValueError``."""
-        return self._native.play(position)
+        with self._lock:
+            return self._native.play(_position(position))
 
     def move(self, position: PositionArg) -> int:
         """The engine's column (1-based) for the side to move after
         ``position``."""
-        return self._native.play(position)[0]
+        with self._lock:
+            return self._native.play(_position(position))[0]
 
     def __repr__(self) -> str:
         width, height, connect = self.frame

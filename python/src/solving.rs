@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use connectz::{Header, Nat};
+use connectz::Nat;
 use connectz_games::engine::{self, Level, MAX_SIDE};
 use connectz_games::snapshot;
 use connectz_games::solver::{Position, Shape, Solver, column_char, column_of};
@@ -309,12 +309,12 @@ impl NativeEngine {
                 "the engine takes frames of at most {MAX_SIDE} columns and rows"
             )));
         }
-        let header = header(width, height, connect);
-        if !connectz::winnable(&header.x, &header.y, &header.z) {
-            return Err(PyValueError::new_err(format!(
-                "{width} {height} {connect} cannot be won, so the judge calls any game on it code 7 (illegal game): {}",
-                connectz_explain::account::unwinnable_why(&header)
-            )));
+        if let Some(why) = connectz_explain::account::unwinnable_refusal(
+            width as u64,
+            height as u64,
+            connect as u64,
+        ) {
+            return Err(PyValueError::new_err(why));
         }
         let cancel = Arc::new(AtomicBool::new(false));
         let shape = Shape {
@@ -380,14 +380,6 @@ impl NativeEngine {
             engine::try_choose_with(&options, &moves, &mut |n| rng.below(n), solver, &mut || {})
         })?;
         Ok((choice.column + 1, choice.evaluation))
-    }
-}
-
-fn header(width: usize, height: usize, connect: usize) -> Header {
-    Header {
-        x: Nat::from(width as u64),
-        y: Nat::from(height as u64),
-        z: Nat::from(connect as u64),
     }
 }
 

@@ -160,6 +160,57 @@ def test_the_opening_book_answers_what_the_search_answers():
     assert " ".join("-" if s is None else str(s) for s in got) == want
 
 
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: connectz.solve("4", width=True), TypeError, "width is an int, not bool"),
+        (lambda: connectz.scores("4", height=6.0), TypeError, "height is an int, not float"),
+        (lambda: connectz.best("4", connect=False), TypeError, "connect is an int, not bool"),
+        (lambda: connectz.solve("4", width=2**64), ValueError, "width 18446744073709551616 is more than"),
+        (lambda: connectz.solve("4", width=-1), ValueError, "width must be at least 1, not -1"),
+        (lambda: connectz.solve("\ud800"), ValueError, "character 1 ('\\ud800') is not a column"),
+        (lambda: connectz.solve([4, 2**64]), ValueError, "move 2: 18446744073709551616 is not a column"),
+        (lambda: connectz.solve([4, True]), TypeError, "move 2: a column is an int, not bool"),
+        (lambda: connectz.Engine("easy", seed="x"), TypeError, "seed is an int or None, not str"),
+        (lambda: connectz.Engine("easy", width=True), TypeError, "width is an int, not bool"),
+        (lambda: connectz.Engine(4), TypeError, "level is a str, not int"),
+        (lambda: connectz.Engine("easy").move([1, 2.5]), TypeError, "move 2: a column is an int"),
+    ],
+)
+def test_arguments_are_checked_where_they_enter_and_named(call, error, words):
+    with pytest.raises(error) as raised:
+        call()
+    assert words in str(raised.value)
+
+
+def test_an_engine_shared_between_threads_takes_their_calls_in_turn():
+    # Four threads, one engine: every call answers (none "Already
+    # borrowed"), each the column the engine gives alone.
+    import threading
+
+    positions = [p for p, _ in SAMPLE[:8]]
+    alone = connectz.Engine("perfect", jobs=1)
+    want = {p: alone.move(p) for p in positions}
+    shared = connectz.Engine("perfect", jobs=1)
+    got, errors = [], []
+
+    def play():
+        for p in positions * 3:
+            try:
+                got.append((p, shared.move(p)))
+            except Exception as e:  # noqa: BLE001 - any error is the finding
+                errors.append(repr(e))
+
+    threads = [threading.Thread(target=play) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(got) == 4 * 3 * len(positions)
+    assert all(column == want[p] for p, column in got)
+
+
 def test_a_full_frame_is_a_draw_with_no_column():
     # A run of 5 never fits one row of 4: the frame fills without a win.
     assert connectz.best("1234", width=4, height=1, connect=5) == (None, 0)

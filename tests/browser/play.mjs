@@ -95,6 +95,51 @@ await newGame({});
 state = await settled();
 check(state.playMoves === "0" && (await page.textContent("#play-setup-error")) === "", "a new game on 7 x 6");
 
+// Hostile frames, each after a game with a move on the board: refused with
+// the field and why, and nothing of the last game left (board, columns,
+// buttons, file). 2^32 + 7 once wrapped to 7 on its way to the module and hung
+// the tab; an unwinnable frame once showed its refusal above the old board.
+const hostile = [
+  [{ width: "4294967303" }, "width: 4294967303 is not from 1 to"],
+  [{ width: "7.5" }, 'width: "7.5" is not a whole number'],
+  [{ height: "-1" }, 'height: "-1" is not a whole number'],
+  [{ z: "" }, "run length z: empty"],
+  [{ width: "1e3" }, 'width: "1e3" is not a whole number'],
+  [{ z: "-4" }, 'run length z: "-4" is not a whole number'],
+  [{ width: "127", height: "127" }, "too large for the solver"],
+  [{ z: "100" }, "7 6 100 cannot be won"],
+  [{ z: "8" }, "7 6 8 cannot be won"],
+  [{ width: "2", height: "1", z: "2" }, "2 1 2 cannot be won"],
+  [{ width: "3", height: "3", z: "5" }, "3 3 5 cannot be won"],
+];
+for (const [fields, want] of hostile) {
+  await newGame({});
+  await settled();
+  await leftmost();
+  await settled(30000);
+  await newGame(fields);
+  const refusal = await page.textContent("#play-setup-error");
+  const left = await page.evaluate(() => ({
+    play: document.body.dataset.play,
+    board: document.getElementById("play-board").shadowRoot?.innerHTML ?? "",
+    columns: document.getElementById("play-columns").children.length,
+    file: document.getElementById("play-download").getAttribute("href"),
+    buttons: ["play-undo", "play-hint", "play-judge"].map((id) => document.getElementById(id).disabled),
+    invalid: [...document.querySelectorAll("#play [aria-invalid=true]")].map((e) => e.id),
+  }));
+  const shown = JSON.stringify(fields);
+  check(refusal.includes(want), `${shown} is refused with "${want}": ${refusal}`);
+  check(left.play === "setup-error" && left.board === "" && left.columns === 0 && left.file === null,
+    `${shown} leaves no game: ${JSON.stringify(left)}`);
+  check(left.buttons.every((d) => d), `${shown}: undo, hint and judge are off`);
+  const field = refusal.includes("width:") ? "play-width" : refusal.includes("height:") ? "play-height" : refusal.includes("run length z:") ? "play-z" : null;
+  check(field === null ? left.invalid.length === 0 : left.invalid.includes(field), `${shown}: the field is marked: ${left.invalid}`);
+}
+await page.screenshot({ path: join(screens, "0-refused-frame.png") });
+await newGame({});
+state = await settled();
+check(state.playMoves === "0" && state.play === "human", "a good frame after the refusals starts a game");
+
 // 1. A full game against the perfect engine, second player; the first player
 // takes the leftmost open column every time, and takes one move back on the way.
 state = await settled();

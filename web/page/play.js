@@ -103,18 +103,66 @@ function viewOf(moves) {
   return answer(ex.cz_play_view(moves.length, title.length, play.width, play.height, play.z));
 }
 
+/** The frame's fields: each id and the name its errors give. */
+const FRAME_FIELDS = [["play-width", "width"], ["play-height", "height"], ["play-z", "run length z"]];
+
+/** The most a field's number can be and still reach the module exactly (a u32 there). */
+const MOST_FIELD = 2 ** 31 - 1;
+
+/**
+ * A field's whole number as typed, or why it is none: digits only (no sign,
+ * fraction, exponent or blank), from 1 to MOST_FIELD, so that nothing wraps
+ * or rounds on its way to the module, which then checks the frame itself.
+ */
+function wholeField(id, name) {
+  const raw = $(id).value.trim();
+  if (!/^[0-9]+$/.test(raw)) {
+    return { error: `${name}: ${raw === "" ? "empty (or not a number)" : JSON.stringify(raw)} is not a whole number` };
+  }
+  const n = Number(raw);
+  if (n < 1 || n > MOST_FIELD) return { error: `${name}: ${raw} is not from 1 to ${MOST_FIELD}` };
+  return { value: n };
+}
+
+/** No game on screen: what a refused setup leaves (no board, no buttons, no file of the last game). */
+function clearGame(why) {
+  Object.assign(play, { game: play.game + 1, moves: [], start: [], view: null, scores: null, hint: null, said: "", stopped: false });
+  const host = $("play-board");
+  (host.shadowRoot ?? host.attachShadow({ mode: "open" })).innerHTML = "";
+  $("play-columns").replaceChildren();
+  $("play-status").textContent = "No game: " + why;
+  $("play-note").textContent = "";
+  $("play-said").textContent = "";
+  $("play-score-note").classList.add("hidden");
+  $("play-download").removeAttribute("href");
+  for (const id of ["play-undo", "play-hint", "play-judge"]) $(id).disabled = true;
+  $("play-resume").classList.add("hidden");
+  document.body.dataset.play = "setup-error";
+  delete document.body.dataset.playMoves;
+  delete document.body.dataset.playCode;
+}
+
 function newGame() {
   cancelJob();
-  const width = Number($("play-width").value), height = Number($("play-height").value), z = Number($("play-z").value);
+  document.body.dataset.setups = String(Number(document.body.dataset.setups || 0) + 1);
+  const numbers = [];
+  let refused = null;
+  for (const [id, name] of FRAME_FIELDS) {
+    const field = wholeField(id, name);
+    $(id).setAttribute("aria-invalid", field.error ? "true" : "false");
+    if (field.error && !refused) refused = field.error;
+    numbers.push(field.value);
+  }
+  const refuse = (why) => {
+    $("play-setup-error").textContent = `Cannot start: ${why}.`;
+    clearGame("correct the setup above and press New game.");
+  };
+  if (refused) return refuse(refused);
+  const [width, height, z] = numbers;
   const text = encoder.encode($("play-start").value.trim());
   putBytes(text);
   const started = answer(ex.cz_play_start(text.length, width, height, z));
-  document.body.dataset.setups = String(Number(document.body.dataset.setups || 0) + 1);
-  if (started.error) {
-    $("play-setup-error").textContent = `Cannot start: ${started.error}.`;
-    document.body.dataset.play = "setup-error";
-    return;
-  }
+  if (started.error) return refuse(started.error);
   $("play-setup-error").textContent = "";
   Object.assign(play, {
     game: play.game + 1, width, height, z, human: Number($("play-side").value),

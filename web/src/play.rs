@@ -34,7 +34,12 @@ pub const TABLE_MB: usize = 32;
 pub fn frame(width: usize, height: usize, z: usize) -> Result<Shape, String> {
     let shape = Shape { width, height, z };
     if shape.fits() {
-        Ok(shape)
+        // r[rule.winnable]: a frame no game can be won on is refused up
+        // front, as `cz play` and the Python Engine refuse it.
+        match connectz_explain::account::unwinnable_refusal(width as u64, height as u64, z as u64) {
+            Some(why) => Err(why),
+            None => Ok(shape),
+        }
     } else if width == 0 || height == 0 || z == 0 {
         Err("the width, the height and the run length are at least 1".into())
     } else {
@@ -337,6 +342,15 @@ mod tests {
         assert!(frame(8, 16, 4).unwrap_err().contains("at most 128"));
         assert!(frame(0, 6, 4).is_err());
         assert!(frame(7, 6, 0).is_err());
+        // r[rule.winnable]: a frame no game can be won on is refused, in
+        // the words of `cz play` and the Python Engine.
+        for (width, height, z) in [(7, 6, 100), (7, 6, 8), (2, 1, 2), (3, 3, 5), (1, 5, 2)] {
+            let why = frame(width, height, z).unwrap_err();
+            assert!(
+                why.starts_with(&format!("{width} {height} {z} cannot be won")),
+                "{why}"
+            );
+        }
     }
 
     #[test]
@@ -421,7 +435,9 @@ mod tests {
             (13, 4, 4, 38),
             (3, 10, 11, 1),
         ] {
-            let shape = frame(width, height, z).unwrap();
+            // Frames no game can be won on too (their scores are all 0),
+            // which the play tab's setup refuses (`frame`).
+            let shape = Shape { width, height, z };
             let moves = random_game(shape, plies, (width * 100 + plies) as u64);
             let p = position(shape, &moves).unwrap();
             let want = Solver::with_table_mb(2).analyze(&p, false);

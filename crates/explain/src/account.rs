@@ -226,6 +226,23 @@ pub fn trace(bytes: &[u8], style: Style) -> String {
     out
 }
 
+/// The refusal of a frame no game can be won on (r[rule.winnable]), in the
+/// words `cz play`, the Python `Engine` and the page's play tab all use;
+/// `None` for a frame a game can be won on.
+pub fn unwinnable_refusal(width: u64, height: u64, z: u64) -> Option<String> {
+    let header = connectz::Header {
+        x: width.into(),
+        y: height.into(),
+        z: z.into(),
+    };
+    (!connectz::winnable(&header.x, &header.y, &header.z)).then(|| {
+        format!(
+            "{width} {height} {z} cannot be won, so the judge calls any game on it code 7 (illegal game): {}",
+            unwinnable_why(&header)
+        )
+    })
+}
+
 /// Why no run can ever be completed on the frame of `header` (code 7), in
 /// the terms of r[rule.winnable]'s proof.
 pub fn unwinnable_why(header: &connectz::Header) -> String {

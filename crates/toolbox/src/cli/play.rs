@@ -49,20 +49,12 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<u8> {
     }
     // r[rule.winnable]: the judge calls any game on such a frame 7; say so
     // before the first move rather than announce a draw.
-    let header = connectz::Header {
-        x: (frame.width as u64).into(),
-        y: (frame.height as u64).into(),
-        z: (frame.connect as u64).into(),
-    };
-    if !connectz::winnable(&header.x, &header.y, &header.z) {
-        return Err(format!(
-            "{} {} {} cannot be won, so the judge calls any game on it code 7 (illegal game): {}",
-            frame.width,
-            frame.height,
-            frame.connect,
-            connectz_explain::account::unwinnable_why(&header)
-        )
-        .into());
+    if let Some(why) = connectz_explain::account::unwinnable_refusal(
+        frame.width as u64,
+        frame.height as u64,
+        frame.connect as u64,
+    ) {
+        return Err(why.into());
     }
     let options = SessionOptions {
         engine: engine::Options {
