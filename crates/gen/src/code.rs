@@ -149,7 +149,7 @@ fn file(frame: Frame, columns: &[u64]) -> Vec<u8> {
 fn draw_by_pattern(x: u64, y: u64, rng: &mut Rng) -> Vec<u64> {
     let f = |c: u64| {
         if x % 4 == 2 {
-            (c + 1) / 2 % 2
+            c.div_ceil(2) % 2
         } else {
             c / 2 % 2
         }
