@@ -136,6 +136,18 @@ for (const [fields, want] of hostile) {
   check(field === null ? left.invalid.length === 0 : left.invalid.includes(field), `${shown}: the field is marked: ${left.invalid}`);
 }
 await page.screenshot({ path: join(screens, "0-refused-frame.png") });
+// The narrow view: every field of the setup within its panel (the "you play"
+// select was once clipped).
+await page.setViewportSize({ width: 360, height: 800 });
+const spilled = await page.evaluate(() => {
+  const panel = document.querySelector("#play section.panel").getBoundingClientRect();
+  return [...document.querySelectorAll("#play section.panel input, #play section.panel select")]
+    .filter((e) => { const r = e.getBoundingClientRect(); return r.left < panel.left - 0.5 || r.right > panel.right + 0.5; })
+    .map((e) => e.id);
+});
+check(spilled.length === 0, `fields spill out of the setup at 360 px: ${spilled.join(" ")}`);
+await page.screenshot({ path: join(screens, "0-narrow-setup.png") });
+await page.setViewportSize({ width: 1280, height: 900 });
 await newGame({});
 state = await settled();
 check(state.playMoves === "0" && state.play === "human", "a good frame after the refusals starts a game");
