@@ -183,6 +183,36 @@ def test_arguments_are_checked_where_they_enter_and_named(call, error, words):
     assert words in str(raised.value)
 
 
+def test_the_engine_and_cz_play_accept_and_refuse_the_same_frames():
+    # A fixed sample of small frames, winnable or not: Engine() refuses a
+    # frame exactly when `cz play` does, in the same words (the page's
+    # play tab uses the same refusal, held by its own tests).
+    import random
+
+    rng = random.Random(43)
+    frames = {(rng.randint(1, 9), rng.randint(1, 7), rng.randint(1, 9)) for _ in range(60)}
+    frames |= {(7, 6, 4), (3, 3, 5), (2, 1, 2), (7, 6, 100), (1, 1, 1)}
+    refused = 0
+    for width, height, connect in sorted(frames):
+        out = subprocess.run(
+            [cz(), "play", "--level", "easy", "--width", str(width), "--height", str(height), "--connect", str(connect)],
+            input="q\n",
+            capture_output=True,
+            text=True,
+        )
+        try:
+            connectz.Engine("easy", width, height, connect)
+            engine_says = None
+        except ValueError as e:
+            engine_says = str(e)
+        if out.returncode == 2:
+            refused += 1
+            assert engine_says is not None and out.stderr.strip() == f"cz: {engine_says}", (width, height, connect)
+        else:
+            assert out.returncode == 0 and engine_says is None, (width, height, connect, out.stderr, engine_says)
+    assert 0 < refused < len(frames)
+
+
 def test_an_engine_shared_between_threads_takes_their_calls_in_turn():
     # Four threads, one engine: every call answers (none "Already
     # borrowed"), each the column the engine gives alone.
