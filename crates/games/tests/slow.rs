@@ -68,16 +68,17 @@ fn shipped_plan_entries_are_what_the_solver_says() {
     }
 }
 
-/// Past the book, a position whose proof takes more than the budget: the
+/// Past the plan, a position whose proof takes more than the budget: the
 /// engine says it is thinking (once), then plays a move of the best exact
-/// score, `cz solve --best`'s score for it (`3455 -3 5`).
+/// score, `cz solve --best`'s score for it (`3455 -3 5`). The opening book
+/// holds it, so the solver is made without it here, to search.
 #[test]
 fn the_perfect_engine_says_it_is_thinking_and_still_plays_exactly() {
     let options = Options {
         shape: Shape::CLASSIC,
         level: Level::Perfect,
     };
-    let mut solver = Solver::with_table_mb(64);
+    let mut solver = Solver::with_table_mb(64).without_book();
     let mut thought = 0;
     let choice = connectz_games::engine::choose_with(
         &options,
