@@ -6,6 +6,11 @@
 //!     cargo bench -p connectz-bench --bench solver -- --quick  # the first positions of each
 //!     cargo bench -p connectz-bench --bench solver -- --table-mb 64 --sets begin-hard
 //!
+//! The solver searches without its opening book (`Solver::without_book`):
+//! the Begin sets hold positions of 4 and 5 moves, which the shipped book
+//! would answer without a search, and the reference runs without its book
+//! too.
+//!
 //! It lives in a crate of its own, `connectz-bench`, which is no default
 //! member of the workspace: `connect-four-ai` (below) and what it brings
 //! stay out of `cargo test` and `cargo build`.
@@ -212,7 +217,9 @@ fn one_and_two_threads(
     let (mut times, mut nodes) = (ByThreads::default(), ByThreads::default());
     for _ in 0..runs.max(1) {
         for jobs in [1, 2] {
-            let mut solver = Solver::with_table_mb(table_mb).with_jobs(jobs);
+            let mut solver = Solver::with_table_mb(table_mb)
+                .without_book()
+                .with_jobs(jobs);
             let (seconds, n) = once(&mut solver);
             times[jobs - 1].push(seconds);
             nodes[jobs - 1].push(n);
@@ -274,7 +281,7 @@ fn side_by_side(args: &SolverBenchArgs) {
         let (mut ours, mut theirs, mut c4, mut to_ref, mut to_c4) =
             (vec![], vec![], vec![], vec![], vec![]);
         for _ in 0..args.runs.max(1) {
-            let mut solver = Solver::with_table_mb(args.table_mb);
+            let mut solver = Solver::with_table_mb(args.table_mb).without_book();
             let (exact, _, mean) = run(&mut solver, &positions);
             assert_eq!(exact, positions.len());
             let mine = mean * positions.len() as f64;
@@ -359,7 +366,7 @@ fn empty_board(args: &SolverBenchArgs) {
 
 fn main() {
     let args = args();
-    let mut solver = Solver::with_table_mb(args.table_mb);
+    let mut solver = Solver::with_table_mb(args.table_mb).without_book();
     println!(
         "table: {} MB; {} mode",
         solver.table_bytes() >> 20,
