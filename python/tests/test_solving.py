@@ -327,9 +327,13 @@ def test_a_table_that_cannot_be_had_is_a_memory_error():
 
 
 def started_child(code):
-    """A Python child running `code`, once it has printed "started"."""
+    """A Python child running `code`, once it has printed "started".
+
+    Its Ctrl-C is Python's own, whatever it inherits: a shell starts a
+    background job with SIGINT ignored, and Python then leaves it so."""
+    prelude = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
     child = subprocess.Popen(
-        [sys.executable, "-u", "-c", textwrap.dedent(code)],
+        [sys.executable, "-u", "-c", prelude + textwrap.dedent(code)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
