@@ -71,9 +71,9 @@ use std::sync::{Arc, Mutex};
 use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
 use search::{Busy, Goal, Pos, Search, SearchBounds};
 use table::Table;
+use word::Word;
 
 use crate::book::Book;
-use word::Word;
 
 /// The transposition table's default size: 2^23 entries on 64-bit frames.
 pub const DEFAULT_TABLE_MB: usize = 64;
@@ -331,11 +331,6 @@ impl Solver {
     pub fn without_book(mut self) -> Solver {
         self.book = None;
         self
-    }
-
-    /// The book consulted, if any.
-    pub fn book(&self) -> Option<&Book> {
-        self.book.as_deref()
     }
 
     /// Searches each position on `jobs` threads that share the table (the
