@@ -6,6 +6,10 @@
 //!     cargo bench -p connectz-games --bench analysis                    # 20 positions a depth, 0 to 20
 //!     cargo bench -p connectz-games --bench analysis -- --positions 200 --most 20 --seed 1
 //!     cargo bench -p connectz-games --bench analysis -- --no-book       # the search alone
+//!     cargo bench -p connectz-games --bench analysis -- --least 6 --most 13
+//!
+//! `--least` skips the depths below it (their positions are still drawn, so
+//! a depth's positions do not depend on it).
 //!
 //! A position of d moves is d columns played at random from the empty
 //! frame, never one that completes a run (so the game goes on). For each
@@ -18,7 +22,8 @@ use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
 
 fn main() {
-    let (mut positions, mut most, mut seed, mut book) = (20usize, 20usize, 1u64, true);
+    let (mut positions, mut least, mut most, mut seed, mut book) =
+        (20usize, 0usize, 20usize, 1u64, true);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut number = |name: &str| -> u64 {
@@ -28,6 +33,7 @@ fn main() {
         };
         match a.as_str() {
             "--positions" => positions = number("--positions") as usize,
+            "--least" => least = number("--least") as usize,
             "--most" => most = number("--most") as usize,
             "--seed" => seed = number("--seed"),
             "--no-book" => book = false,
@@ -48,12 +54,16 @@ fn main() {
         "every column's score, 7 x 6, {positions} random positions a depth, one thread, seed {seed}, {}",
         if book { "the shipped book" } else { "no book" }
     );
-    println!("moves  median ms  slowest ms  slowest nodes  slowest position");
+    println!("moves  median ms  slowest ms    all nodes  slowest nodes  slowest position");
     for depth in 0..=most {
         let mut times = Vec::new();
         let mut slowest = (0.0f64, 0u64, String::new());
+        let mut nodes = 0;
         for _ in 0..positions {
             let (p, moves) = random_position(shape, depth, &mut rng);
+            if depth < least {
+                continue;
+            }
             let mut solver = Solver::new();
             if !book {
                 solver = solver.without_book();
@@ -62,14 +72,18 @@ fn main() {
             let scores = solver.analyze(&p, false);
             let ms = started.elapsed().as_secs_f64() * 1e3;
             assert_eq!(scores.len(), shape.width);
+            nodes += solver.nodes();
             if ms >= slowest.0 {
                 slowest = (ms, solver.nodes(), moves);
             }
             times.push(ms);
         }
+        if depth < least {
+            continue;
+        }
         times.sort_by(f64::total_cmp);
         println!(
-            "{depth:>5}  {:>9.1}  {:>10.1}  {:>13}  {}",
+            "{depth:>5}  {:>9.1}  {:>10.1}  {nodes:>11}  {:>13}  {}",
             times[times.len() / 2],
             slowest.0,
             slowest.1,
