@@ -400,8 +400,10 @@ class Engine:
     """The engine of ``cz play``: ``level`` is ``"easy"`` (wins when it can,
     blocks when it must, else a safe move at random), ``"medium"`` (a
     search of about a quarter second a move) or ``"perfect"`` (the 7 x 6
-    opening plan, else the exact solver for as long as it takes: every move
-    keeps the position's value with the best exact score). On frames too
+    opening plan, else the exact solver: every move keeps the position's
+    value with the best exact score; on 7 x 6 for as long as the solver
+    takes, on other frames within 12 M nodes, past which the medium
+    search's move is played and ``choose`` says it is not proven). On frames too
     large for the solver (``width * (height + 1) > 128``) every level plays
     one-ply tactics. On frames of more than 35 columns a position is a list
     of ints.

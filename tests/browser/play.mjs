@@ -6,9 +6,11 @@
 // for four positions equal to what `cz solve` prints for them (and, on the
 // empty 7 x 6 board, to the entries of the 7 x 6 plan that `cz book --plan`
 // made); the hint is a best column; a game against the medium level on
-// another frame, the player second; a long think cancelled (the page answers
-// at once, the indicator goes away, the engine moves again when asked); the
-// page stays usable while the engine thinks. No console errors, no network
+// another frame, the player second; a long think (the scores of the empty
+// 8 x 7 board) and an engine's think cancelled (the page answers at once, the
+// indicator goes away, the engine moves again when asked); the page stays
+// usable while it thinks; the perfect engine's first reply on 8 x 7 comes
+// within its budget and says it is not proven. No console errors, no network
 // requests. Screenshots are saved for a person to look at.
 //
 //   node tests/browser/play.mjs PAGE CZ CONNECTZ SOLVER_DATA_DIR PLAN SCREENS_DIR
@@ -289,19 +291,20 @@ while (state.play === "human") {
 check(["0", "1", "2"].includes(state.playCode), `the medium game ends: code ${state.playCode}`);
 console.log(`a game against the medium level on 6 x 5: ${state.winner} (code ${state.playCode}, ${state.playMoves} moves)`);
 
-// 5. A long think (the empty 8 x 7 board, the perfect engine first), the page
-// used while it runs, then cancelled.
-await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });
+// 5. A long think (every column's score on the empty 8 x 7 board, each a
+// proof of many minutes), the page used while it runs, then cancelled.
+await newGame({ width: 8, height: 7, z: 4, side: "1", level: "2" });
+await page.check("#play-scores");
 await page.waitForSelector("#thinking:not(.idle)", { timeout: 10000 });
-check((await data()).play === "engine", "the engine is thinking on its first move");
+check((await data()).scores === "solving", "the scores are being solved");
 // The page stays free: judge a sample in the first tab meanwhile.
 await page.click("#tab-game");
 const before = Number((await data()).runs || 0);
 await page.click('#samples button[data-code="1"]');
 await page.waitForFunction((n) => Number(document.body.dataset.runs || 0) > n, before, { timeout: 10000 });
-check((await page.textContent("#code")).trim() === "1", "the first tab judges while the engine thinks");
+check((await page.textContent("#code")).trim() === "1", "the first tab judges while the scores are solved");
 await page.click("#tab-play");
-check((await data()).thinking === "1", "the engine is still thinking");
+check((await data()).thinking === "1", "the scores are still being solved");
 await page.waitForFunction(() => /\(\d+ s\)/.test(document.getElementById("thinking-what").textContent), null, {
   timeout: 10000,
 });
@@ -310,14 +313,28 @@ await page.click("#play-cancel");
 await page.waitForFunction(
   () =>
     document.body.dataset.thinking === "0" &&
-    document.body.dataset.play === "stopped" &&
+    document.body.dataset.scores === "cancelled" &&
     document.getElementById("thinking").classList.contains("idle"),
   null,
   { timeout: 5000 },
 );
 check((await data()).playMoves === "0", "no move was made");
 await page.screenshot({ path: join(screens, "7-cancelled.png") });
-// The page answers again: the easy level moves when asked, the player replies.
+await page.uncheck("#play-scores");
+
+// The perfect engine's think cancelled at once (on 8 x 7 it searches for some
+// seconds): the engine's turn waits; the easy level moves when asked, the
+// player replies.
+await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });
+await page.waitForSelector("#thinking:not(.idle)", { timeout: 10000 });
+check((await data()).play === "engine", "the engine is thinking on its first move");
+await page.click("#play-cancel");
+await page.waitForFunction(
+  () => document.body.dataset.thinking === "0" && document.body.dataset.play === "stopped",
+  null,
+  { timeout: 5000 },
+);
+check((await data()).playMoves === "0", "the cancelled engine made no move");
 await page.selectOption("#play-level", "0");
 await page.click("#play-resume");
 state = await settled(30000);
@@ -325,6 +342,17 @@ check(state.playMoves === "1" && state.play === "human", `after the cancel the e
 await leftmost();
 state = await settled(30000);
 check(state.playMoves === "3", `and answers the player: ${state.playMoves} moves`);
+
+// The perfect engine's first reply on the empty 8 x 7 board is bounded: no
+// proof within its budget, so it plays the medium search's move and says so.
+await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });
+const asked = Date.now();
+state = await settled(120000);
+const said = await page.textContent("#play-said");
+check(state.playMoves === "1", `the perfect engine's first move on 8 x 7: ${state.playMoves} moves`);
+check(said.includes("not proven") && said.includes("medium search"), `it says its move is not proven: ${said}`);
+console.log(`the perfect engine's first reply on 8 x 7 came in ${((Date.now() - asked) / 1000).toFixed(1)} s: ${said}`);
+await page.screenshot({ path: join(screens, "7b-not-proven.png") });
 
 // A new game while the engine thinks: the think is ended, the new game is the new game's.
 await newGame({ width: 8, height: 7, z: 4, side: "2", level: "2" });

@@ -1,7 +1,9 @@
 //! The game engine of `cz play`, on any frame. On frames whose bitboard fits
-//! in 128 bits, the perfect level uses its opening plan (7 x 6), else the
-//! exact solver for as long as it takes (never a heuristic), and the medium
-//! level a depth-limited search; on larger frames it plays one-ply tactics:
+//! in 128 bits, the perfect level uses its opening plan and the solver: on
+//! 7 x 6 (the plan's frame) for as long as the solver takes, never a
+//! heuristic; on other frames within [`FALLBACK_NODES`], past which it says
+//! that it falls back to the medium level's search. The medium level is a
+//! depth-limited search; on larger frames the engine plays one-ply tactics:
 //! win, block, never hand over a win, keep to the centre.
 
 use std::time::{Duration, Instant};
@@ -17,9 +19,12 @@ pub enum Level {
     Easy,
     /// Iterative deepening with a heuristic, about a quarter second a move.
     Medium,
-    /// The opening plan, else the exact solver, for as long as it takes:
-    /// every move keeps the position's value and has the best exact score
-    /// (the soonest win, else a draw, else the longest resistance).
+    /// The opening plan, else the exact solver: every move keeps the
+    /// position's value and has the best exact score (the soonest win, else
+    /// a draw, else the longest resistance). On 7 x 6 for as long as the
+    /// solver takes; on other frames, a position the solver cannot answer
+    /// within [`FALLBACK_NODES`] gets the medium level's move, and its
+    /// evaluation says that it is not proven.
     Perfect,
 }
 
@@ -51,6 +56,26 @@ pub const MAX_SIDE: usize = 1_000_000;
 /// it says it is thinking and goes on without a bound: about 0.15 s at the
 /// solver's speed on 7 x 6.
 pub const EXACT_NODES: u64 = 2_000_000;
+
+/// Nodes the perfect engine's exact search may spend, on a frame other than
+/// 7 x 6, after [`EXACT_NODES`], before it gives up and plays the medium
+/// level's move: about 1 to 2 s natively, a few seconds in the page. The
+/// first replies on the empty 7 x 7 and 8 x 7 frames take minutes and more
+/// to prove.
+pub const FALLBACK_NODES: u64 = 10_000_000;
+
+/// Time the medium level's search is given, and the fallback's.
+const MEDIUM_TIME: Duration = Duration::from_millis(250);
+
+/// What the engine is doing when it calls `thinking` (see
+/// [`choose_with`]) on frame `shape`.
+pub fn thinking_words(shape: Shape) -> &'static str {
+    if shape == Shape::CLASSIC {
+        "engine is thinking: no book entry and no proof within its budget; solving exactly, as long as it takes"
+    } else {
+        "engine is thinking: no proof within its first budget; solving exactly for a few seconds more, then the medium search plays"
+    }
+}
 
 /// Picks a move for the side to move after `moves` (0-based columns).
 /// `pick(n)` is a number below `n`, for the easy level's random choices.
@@ -144,16 +169,37 @@ pub fn try_choose_timed(
                     evaluation: format!("{} (opening plan)", exact_words(score, cells)),
                 });
             }
-            // Never a heuristic: the exact score and a column that keeps
-            // it, within a budget, else for as long as they take (from what
-            // the first search stored: its bounds are proved).
+            // The exact score and a column that keeps it, within a budget,
+            // else (from what the first search stored: its bounds are
+            // proved) for as long as they take on 7 x 6, and within
+            // FALLBACK_NODES on other frames.
             solver.reset();
             let (score, column) = match solver.best_within(&p, false, EXACT_NODES) {
                 Some(found) => found,
                 None => {
                     thinking();
-                    // Without a budget only a cancel stops the search.
-                    solver.best_within(&p, false, u64::MAX)?
+                    if shape == Shape::CLASSIC {
+                        // Without a budget only a cancel stops the search.
+                        solver.best_within(&p, false, u64::MAX)?
+                    } else if let Some(found) = solver.best_within(&p, false, FALLBACK_NODES) {
+                        found
+                    } else {
+                        if solver.is_cancelled() {
+                            return None;
+                        }
+                        // The medium search's time starts now.
+                        let begun = elapsed();
+                        let heuristic =
+                            deepening(&p, MEDIUM_TIME, &mut || elapsed().saturating_sub(begun));
+                        return Some(Choice {
+                            column: heuristic.column,
+                            evaluation: format!(
+                                "not proven: no exact answer within {} nodes, so the medium search chose it ({})",
+                                thousands(EXACT_NODES + FALLBACK_NODES),
+                                heuristic.evaluation
+                            ),
+                        });
+                    }
                 }
             };
             let column = column.unwrap_or(playable[0]);
@@ -162,8 +208,21 @@ pub fn try_choose_timed(
                 evaluation: exact_words(score, cells),
             }
         }
-        Level::Medium => deepening(&p, Duration::from_millis(250), elapsed),
+        Level::Medium => deepening(&p, MEDIUM_TIME, elapsed),
     })
+}
+
+/// `n` with commas between groups of three digits.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 fn centre_first(columns: &[usize], shape: Shape) -> Vec<usize> {

@@ -1,6 +1,6 @@
 //! The engine's choices in positions with a known answer.
 
-use connectz_games::engine::{Level, Options, choose};
+use connectz_games::engine::{EXACT_NODES, FALLBACK_NODES, Level, Options, choose, choose_with};
 use connectz_games::plan::{Plan, classic};
 use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
@@ -55,6 +55,58 @@ fn engines_take_wins_and_block_runs() {
     assert_eq!(
         choose(&big, &[0, 1, 0, 1, 0], &mut |n| rng.below(n), &mut solver).column,
         0
+    );
+}
+
+/// On a frame without a plan, the perfect engine's reply is bounded: the
+/// empty 8 x 7 frame takes minutes to prove, so within its budget the
+/// engine says it is thinking, then plays the medium search's move and says
+/// that it is not proven.
+#[test]
+fn the_perfect_engine_falls_back_within_its_budget_and_says_so() {
+    let shape = Shape {
+        width: 8,
+        height: 7,
+        z: 4,
+    };
+    let options = Options {
+        shape,
+        level: Level::Perfect,
+    };
+    let mut solver = Solver::new().with_jobs(1);
+    let mut thought = 0;
+    let choice = choose_with(&options, &[], &mut |_| 0, &mut solver, &mut || thought += 1);
+    assert_eq!(thought, 1);
+    assert!(
+        choice.evaluation.starts_with(
+            "not proven: no exact answer within 12,000,000 nodes, so the medium search chose it ("
+        ),
+        "{}",
+        choice.evaluation
+    );
+    // A search stops within 1,024 nodes of its budget.
+    let budget = EXACT_NODES + FALLBACK_NODES;
+    assert!(
+        (budget..budget + 2048).contains(&solver.nodes()),
+        "{} nodes",
+        solver.nodes()
+    );
+    // The medium search opens in one of the two central columns.
+    assert!([3, 4].contains(&choice.column), "column {}", choice.column);
+    // A frame the solver proves within the budget gets an exact move.
+    let small = Options {
+        shape: Shape {
+            width: 5,
+            height: 4,
+            z: 4,
+        },
+        level: Level::Perfect,
+    };
+    let exact = choose(&small, &[], &mut |_| 0, &mut solver);
+    assert!(
+        exact.evaluation.starts_with("exact: "),
+        "{}",
+        exact.evaluation
     );
 }
 

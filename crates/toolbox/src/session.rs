@@ -81,10 +81,7 @@ pub fn session(
                 &mut |n| rng.below(n),
                 &mut solver,
                 &mut || {
-                    let _ = writeln!(
-                        output,
-                        "engine is thinking: no book entry and no proof within its budget; solving exactly, as long as it takes"
-                    );
+                    let _ = writeln!(output, "{}", engine::thinking_words(shape));
                     let _ = output.flush();
                 },
             );

@@ -100,3 +100,32 @@ fn the_perfect_engine_beats_a_careless_human_and_the_file_agrees() {
     assert!(out.contains("engine plays 3 (exact: wins"), "{out}");
     assert_eq!(judge_bytes(&saved.unwrap()).code().number(), 1);
 }
+
+#[test]
+fn the_perfect_engine_on_a_frame_without_a_plan_says_when_its_move_is_not_proven() {
+    // The empty 8 x 7 frame takes minutes to prove: the engine thinks within
+    // its budget, then plays the medium search's move and says so.
+    let (out, saved) = play(
+        &[
+            "--level", "perfect", "--first", "engine", "--width", "8", "--height", "7",
+        ],
+        "q\n",
+    );
+    assert!(
+        out.contains(connectz_games::engine::thinking_words(
+            connectz_games::solver::Shape {
+                width: 8,
+                height: 7,
+                z: 4
+            }
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "(not proven: no exact answer within 12,000,000 nodes, so the medium search chose it"
+        ),
+        "{out}"
+    );
+    assert!(saved.unwrap().starts_with(b"8 7 4\n"));
+}

@@ -363,6 +363,11 @@ impl Solver {
         self
     }
 
+    /// Whether the caller's cancel flag ([`Solver::with_cancel`]) is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Relaxed))
+    }
+
     /// Bytes of the table.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
