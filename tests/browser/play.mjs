@@ -126,6 +126,8 @@ for (const [fields, want] of hostile) {
     board: document.getElementById("play-board").shadowRoot?.innerHTML ?? "",
     columns: document.getElementById("play-columns").children.length,
     file: document.getElementById("play-download").getAttribute("href"),
+    fileOff: document.getElementById("play-download").getAttribute("aria-disabled") === "true" &&
+      getComputedStyle(document.getElementById("play-download")).opacity < 0.5,
     buttons: ["play-undo", "play-hint", "play-judge"].map((id) => document.getElementById(id).disabled),
     invalid: [...document.querySelectorAll("#play [aria-invalid=true]")].map((e) => e.id),
   }));
@@ -133,7 +135,7 @@ for (const [fields, want] of hostile) {
   check(refusal.includes(want), `${shown} is refused with "${want}": ${refusal}`);
   check(left.play === "setup-error" && left.board === "" && left.columns === 0 && left.file === null,
     `${shown} leaves no game: ${JSON.stringify(left)}`);
-  check(left.buttons.every((d) => d), `${shown}: undo, hint and judge are off`);
+  check(left.buttons.every((d) => d) && left.fileOff, `${shown}: undo, hint, judge and the file are off`);
   const field = refusal.includes("width:") ? "play-width" : refusal.includes("height:") ? "play-height" : refusal.includes("run length z:") ? "play-z" : null;
   check(field === null ? left.invalid.length === 0 : left.invalid.includes(field), `${shown}: the field is marked: ${left.invalid}`);
 }

@@ -135,6 +135,7 @@ function clearGame(why) {
   $("play-said").textContent = "";
   $("play-score-note").classList.add("hidden");
   $("play-download").removeAttribute("href");
+  $("play-download").setAttribute("aria-disabled", "true");
   for (const id of ["play-undo", "play-hint", "play-judge"]) $(id).disabled = true;
   $("play-resume").classList.add("hidden");
   document.body.dataset.play = "setup-error";
@@ -188,6 +189,7 @@ function refresh() {
   $("play-said").textContent = play.said;
   const file = v.file;
   $("play-download").href = "data:text/plain;charset=utf-8," + encodeURIComponent(file);
+  $("play-download").removeAttribute("aria-disabled");
   if (v.to_move == null) {
     const winner = v.code === 1 || v.code === 2 ? v.code : 0;
     $("play-status").textContent = winner === 0 ? "Draw: the frame is full." : winner === play.human ? "You win." : "The engine wins.";
