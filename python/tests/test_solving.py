@@ -342,9 +342,10 @@ def started_child(code):
     return child
 
 
-# A position of six moves, one past the shipped book: its exact score takes
-# the search 67 M nodes (seconds), its columns' scores longer.
-LONG = "576215"
+# A position of seven moves, one past the shipped book and in no line of the
+# perfect engine's plan: its exact score takes the search 88 M nodes
+# (seconds), its columns' scores longer.
+LONG = "2551671"
 
 
 @pytest.mark.parametrize(

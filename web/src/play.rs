@@ -454,7 +454,7 @@ mod tests {
     /// On 7 x 6 the plan answers the opening at once (every first move's
     /// score, no node searched), and its scores are the solver's: checked on
     /// a position whose every reply the plan holds (the engine's replies as
-    /// first player at ply 8).
+    /// first player at ply 8, the first such entry of the plan).
     #[test]
     fn the_plan_scores_the_opening() {
         let mut solver = Solver::with_table_mb(2);

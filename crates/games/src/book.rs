@@ -513,7 +513,7 @@ pub fn classic() -> &'static Arc<Book> {
 }
 
 /// The depth of the shipped book.
-pub const CLASSIC_DEPTH: usize = 5;
+pub const CLASSIC_DEPTH: usize = 6;
 
 #[cfg(test)]
 mod tests {

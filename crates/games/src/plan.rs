@@ -12,7 +12,7 @@
 //! The text form, one entry a line after a header:
 //!
 //! ```text
-//! # connectz plan: width 7 height 6 connect 4 plies 8
+//! # connectz plan: width 7 height 6 connect 4 plies 12
 //! . 1 4
 //! 1 -2 4
 //! ...
