@@ -199,6 +199,7 @@ const MAGIC: &[u8; 8] = b"CZBOOK\x001";
 
 /// The packed form's header: the magic, six little-endian u32s (width,
 /// height, connect, depth, weak, entries) and the checksum (u64).
+#[cfg(test)]
 const HEADER_BYTES: usize = 8 + 6 * 4 + 8;
 
 /// FNV-1a, 64 bits: the packed form's checksum of its header's numbers and
@@ -207,6 +208,73 @@ fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// A packed file (the book's and the plan's form): `magic` (a name, a 0
+/// byte and the version), `numbers` as little-endian u32s, an FNV-1a
+/// checksum (u64) of the numbers' bytes and the payload, then the payload.
+pub(crate) fn pack(magic: &[u8; 8], numbers: &[usize], payload: &[u8]) -> Vec<u8> {
+    let mut body = Vec::with_capacity(4 * numbers.len() + payload.len());
+    for &n in numbers {
+        body.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    body.extend_from_slice(payload);
+    let mut out = magic.to_vec();
+    out.extend_from_slice(&body[..4 * numbers.len()]);
+    out.extend_from_slice(&checksum(&body).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The `N` numbers and the payload of a packed file of `magic`, whose
+/// payload is as long as `bytes_of` says the numbers make it (with `what`
+/// said to be as many as the last number) and whose checksum holds.
+pub(crate) fn unpack<'a, const N: usize>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    what: &str,
+    bytes_of: impl Fn(usize) -> usize,
+) -> Result<([usize; N], &'a [u8]), BookError> {
+    let bad = |why: String| BookError::Packed(why);
+    let head = 8 + 4 * N + 8;
+    if bytes.len() < head || &bytes[..8] != magic {
+        return Err(bad(format!(
+            "it does not start with {} and version {}",
+            String::from_utf8_lossy(&magic[..6]),
+            magic[7] as char
+        )));
+    }
+    let numbers: [usize; N] = std::array::from_fn(|i| {
+        let at = 8 + 4 * i;
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+    });
+    let payload = &bytes[head..];
+    let count = numbers[N - 1];
+    if payload.len() != bytes_of(count) {
+        return Err(bad(format!(
+            "it says {count} {what} and holds {} bytes of them",
+            payload.len()
+        )));
+    }
+    let mut sum = bytes[8..8 + 4 * N].to_vec();
+    sum.extend_from_slice(payload);
+    let stored = u64::from_le_bytes(bytes[8 + 4 * N..head].try_into().expect("eight bytes"));
+    if checksum(&sum) != stored {
+        return Err(bad("its checksum does not match its bytes".to_string()));
+    }
+    Ok((numbers, payload))
+}
+
+/// The frame of a packed file's first three numbers, if the solver takes
+/// it.
+pub(crate) fn packed_shape(width: usize, height: usize, z: usize) -> Result<Shape, BookError> {
+    let shape = Shape { width, height, z };
+    if width == 0 || height == 0 || z == 0 || !shape.fits() {
+        return Err(BookError::Packed(format!(
+            "its frame, {width} x {height} with runs of {z}, is not one the solver takes"
+        )));
+    }
+    Ok(shape)
 }
 
 impl Book {
@@ -364,16 +432,7 @@ impl Book {
             usize::from(self.weak),
             all.len(),
         ];
-        let mut body = Vec::with_capacity(24 + scores.len());
-        for n in numbers {
-            body.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        body.extend_from_slice(&scores);
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&body[..24]);
-        out.extend_from_slice(&checksum(&body).to_le_bytes());
-        out.extend_from_slice(&scores);
-        Ok(out)
+        Ok(pack(MAGIC, &numbers, &scores))
     }
 
     /// Reads the packed form: the 8 bytes `CZBOOK`, 0, `1` (the version);
@@ -393,40 +452,12 @@ impl Book {
     /// [`BookError::Packed`] or [`BookError::Inconsistent`].
     pub fn from_packed(bytes: &[u8]) -> Result<Book, BookError> {
         let bad = |why: &str| BookError::Packed(why.to_string());
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err(bad("it does not start with CZBOOK and version 1"));
-        }
-        let number = |i: usize| {
-            let at = 8 + 4 * i;
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
-        };
-        let shape = Shape {
-            width: number(0),
-            height: number(1),
-            z: number(2),
-        };
-        if shape.width == 0 || shape.height == 0 || shape.z == 0 || !shape.fits() {
-            return Err(bad(&format!(
-                "its frame, {} x {} with runs of {}, is not one the solver takes",
-                shape.width, shape.height, shape.z
-            )));
-        }
-        let (depth, weak, count) = (number(3), number(4), number(5));
+        // The checksum is read before the numbers are trusted.
+        let ([width, height, z, depth, weak, count], scores) =
+            unpack::<6>(bytes, MAGIC, "entries", |count| count)?;
+        let shape = packed_shape(width, height, z)?;
         if weak > 1 {
             return Err(bad("its kind of score is neither exact nor signs"));
-        }
-        let scores = &bytes[HEADER_BYTES..];
-        if scores.len() != count {
-            return Err(bad(&format!(
-                "it says {count} entries and holds {}",
-                scores.len()
-            )));
-        }
-        let mut sum = bytes[8..32].to_vec();
-        sum.extend_from_slice(scores);
-        let stored = u64::from_le_bytes(bytes[32..40].try_into().expect("eight bytes"));
-        if checksum(&sum) != stored {
-            return Err(bad("its checksum does not match its bytes"));
         }
         let all = positions_within(shape, depth, count)
             .filter(|all| all.len() == count)

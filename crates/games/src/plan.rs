@@ -24,7 +24,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::book::{BookError, frame_words, number, whole_lines};
+use crate::book::{BookError, frame_words, number, pack, packed_shape, unpack, whole_lines};
 use crate::solver::{Position, Shape, column_char, column_of};
 
 /// A plan: the engine's column and the exact score of the positions it can
@@ -157,28 +157,32 @@ impl Plan {
     /// of each mirror pair; empty when some earlier ply still lacks one
     /// (its entries decide which positions come next).
     pub fn missing(&self, ply: usize) -> Vec<(String, Position)> {
+        self.met(ply)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, p)| self.get(p).is_none())
+            .map(|(moves, p)| (Position::moves_text(&moves), p))
+            .collect()
+    }
+
+    /// Every position the engine can meet after `ply` moves that needs an
+    /// entry (the game goes on and the side to move cannot complete a run
+    /// at once), one of each mirror pair, in the order the packed form
+    /// keeps them; `None` when an earlier ply lacks an entry.
+    fn met(&self, ply: usize) -> Option<Vec<(Vec<usize>, Position)>> {
         let mut level = vec![(Vec::<usize>::new(), Position::new(self.shape))];
-        for d in 0..=ply {
+        let ends = |p: &Position| p.can_win_next() || p.moves() >= self.shape.cells();
+        for d in 0..ply {
             let engine = d % 2 == ply % 2;
             let mut seen = HashSet::new();
             level.retain(|(_, p)| seen.insert(p.symmetric_key()));
-            if d == ply {
-                return level
-                    .into_iter()
-                    .filter(|(_, p)| !p.can_win_next() && self.get(p).is_none())
-                    .map(|(moves, p)| (Position::moves_text(&moves), p))
-                    .collect();
-            }
             let mut next = Vec::new();
             for (moves, p) in level {
-                if p.can_win_next() || p.moves() == self.shape.cells() {
+                if ends(&p) {
                     continue; // the game ends here
                 }
                 let columns: Vec<usize> = if engine {
-                    match self.get(&p) {
-                        Some((column, _)) => vec![column],
-                        None => return Vec::new(),
-                    }
+                    vec![self.get(&p)?.0]
                 } else {
                     (0..self.shape.width).filter(|&c| p.can_play(c)).collect()
                 };
@@ -192,7 +196,118 @@ impl Plan {
             }
             level = next;
         }
-        Vec::new()
+        let mut seen = HashSet::new();
+        level.retain(|(_, p)| !ends(p) && seen.insert(p.symmetric_key()));
+        Some(level)
+    }
+
+    /// The packed form (see [`Plan::from_packed`]).
+    ///
+    /// # Errors
+    /// [`BookError::Incomplete`]: a position the engine can meet within
+    /// the plan's plies has no entry; [`BookError::Packed`]: the plan holds
+    /// entries no line of its own reaches, or a score beyond a byte.
+    pub fn to_packed(&self) -> Result<Vec<u8>, BookError> {
+        let mut payload = Vec::with_capacity(2 * self.entries.len());
+        for ply in 0..=self.plies {
+            let level = self.met(ply).unwrap_or_default();
+            let missing = level.iter().filter(|(_, p)| self.get(p).is_none());
+            if let Some((moves, _)) = missing.clone().next() {
+                return Err(BookError::Incomplete {
+                    moves: Position::moves_text(moves),
+                    missing: missing.count(),
+                });
+            }
+            for (moves, p) in &level {
+                let (column, score) = self.get(p).expect("checked above");
+                let score = i8::try_from(score).map_err(|_| {
+                    BookError::Packed(format!(
+                        "{}: a score of {score} does not fit a byte",
+                        Position::moves_text(moves)
+                    ))
+                })?;
+                payload.extend_from_slice(&[column as u8, score as u8]);
+            }
+        }
+        let count = payload.len() / 2;
+        if count != self.entries.len() {
+            return Err(BookError::Packed(format!(
+                "{} of its entries are in no line of the plan",
+                self.entries.len() - count
+            )));
+        }
+        let shape = self.shape;
+        Ok(pack(
+            PLAN_MAGIC,
+            &[shape.width, shape.height, shape.z, self.plies, count],
+            &payload,
+        ))
+    }
+
+    /// Reads the packed form: the 8 bytes `CZPLAN`, 0, `1` (the version);
+    /// the width, height, connect, plies and the number of entries, each a
+    /// little-endian u32; an FNV-1a checksum (u64) of those numbers' bytes
+    /// and the entries; then two bytes an entry, its column (0-based) and
+    /// its score (signed), for the positions the engine can meet ply by
+    /// ply, in the order its own entries make them.
+    ///
+    /// The checksum must hold, the entries must be exactly the positions
+    /// their columns lead to, and each column must have room and each
+    /// score be one the position's moves allow.
+    ///
+    /// # Errors
+    /// [`BookError::Packed`] or [`BookError::Inconsistent`].
+    pub fn from_packed(bytes: &[u8]) -> Result<Plan, BookError> {
+        let bad = |why: String| BookError::Packed(why);
+        let ([width, height, z, plies, count], payload) =
+            unpack::<5>(bytes, PLAN_MAGIC, "entries", |count| {
+                count.saturating_mul(2)
+            })?;
+        let shape = packed_shape(width, height, z)?;
+        if plies > shape.cells() as usize {
+            return Err(bad(format!(
+                "{plies} plies are more than the frame's {} cells",
+                shape.cells()
+            )));
+        }
+        let mut plan = Plan::new(shape, plies);
+        let mut entries = payload.chunks_exact(2);
+        for ply in 0..=plies {
+            let level = plan
+                .met(ply)
+                .ok_or_else(|| bad(format!("ply {ply} is met before its entries")))?;
+            for (moves, p) in level {
+                let text = Position::moves_text(&moves);
+                let Some(&[column, score]) = entries.next() else {
+                    return Err(bad(format!(
+                        "it says {count} entries and its lines meet more"
+                    )));
+                };
+                let (column, score) = (usize::from(column), i32::from(score as i8));
+                if column >= width || !p.can_play(column) {
+                    return Err(bad(format!("{text}: column {} has no room", column + 1)));
+                }
+                let (low, high) = (
+                    (-shape.win_score(p.moves() + 1)).min(0),
+                    shape.win_score(p.moves() + 2).max(0),
+                );
+                if !(low..=high).contains(&score) {
+                    return Err(BookError::Inconsistent {
+                        moves: text,
+                        stored: score,
+                        children: None,
+                    });
+                }
+                plan.insert(&text, &p, score, column);
+            }
+        }
+        if entries.next().is_some() {
+            return Err(bad(format!(
+                "it says {count} entries and its lines meet {}",
+                plan.len()
+            )));
+        }
+        Ok(plan)
     }
 
     /// The plan as text: the header, then entries by ply, then moves.
@@ -213,12 +328,18 @@ impl Plan {
     }
 }
 
-/// The plan shipped for 7 x 6, runs of 4 (made by `cz book --plan`; its
-/// header says its plies).
+/// The packed form's first bytes: a name and the version.
+const PLAN_MAGIC: &[u8; 8] = b"CZPLAN\x001";
+
+/// The plan shipped for 7 x 6, runs of 4, packed (made by `cz book --plan
+/// --pack`; the text it was packed from is `book/7x6.plan`), read and
+/// checked on first use.
 pub fn classic() -> &'static Plan {
     static PLAN: std::sync::OnceLock<Plan> = std::sync::OnceLock::new();
     PLAN.get_or_init(|| {
-        Plan::parse(include_str!("../book/7x6.plan"))
+        // The shipped bytes are checked by the tests; should they fail to
+        // read, the engine searches as it would without a plan.
+        Plan::from_packed(include_bytes!("../book/7x6.czp"))
             .unwrap_or_else(|_| Plan::new(Shape::CLASSIC, 0))
     })
 }
@@ -290,6 +411,77 @@ mod tests {
         ));
         // Another frame's position is not the plan's.
         assert_eq!(plan.get(&Position::new(Shape::CLASSIC)), None);
+    }
+
+    /// The same column and score for every position of `a`'s entries.
+    fn same_answers(a: &Plan, b: &Plan) {
+        assert_eq!((a.shape, a.plies, a.len()), (b.shape, b.plies, b.len()));
+        for (moves, _, _) in a.entries.values() {
+            let p = Position::from_moves(a.shape, moves).unwrap();
+            assert_eq!(a.get(&p), b.get(&p), "{moves}");
+            assert_eq!(a.get(&p.mirrored()), b.get(&p.mirrored()), "{moves}");
+        }
+    }
+
+    #[test]
+    fn a_packed_plan_reads_back_and_a_corrupt_one_is_refused() {
+        let shape = Shape {
+            width: 5,
+            height: 4,
+            z: 3,
+        };
+        let plan = made(shape, 5);
+        let packed = plan.to_packed().unwrap();
+        // The header (36 bytes), then a column and a score an entry.
+        assert_eq!(packed.len(), 36 + 2 * plan.len());
+        assert_eq!(&packed[..8], b"CZPLAN\x001");
+        let back = Plan::from_packed(&packed).unwrap();
+        same_answers(&plan, &back);
+        assert_eq!(back.to_packed().unwrap(), packed);
+        // Every bit flipped, and every length cut short or one longer.
+        for i in 0..packed.len() * 8 {
+            let mut bad = packed.clone();
+            bad[i / 8] ^= 1 << (i % 8);
+            assert!(Plan::from_packed(&bad).is_err(), "bit {i}");
+        }
+        for n in 0..packed.len() {
+            assert!(Plan::from_packed(&packed[..n]).is_err(), "cut at {n}");
+        }
+        let mut longer = packed.clone();
+        longer.push(0);
+        assert!(Plan::from_packed(&longer).is_err());
+        // A plan that lacks an entry its lines meet is not packed.
+        let mut short = plan.clone();
+        let (key, _) = short
+            .entries
+            .iter()
+            .find(|(_, (m, _, _))| m.len() == 3)
+            .map(|(k, v)| (*k, v.clone()))
+            .unwrap();
+        short.entries.remove(&key);
+        assert!(matches!(
+            short.to_packed(),
+            Err(BookError::Incomplete { missing: 1, .. })
+        ));
+        // Nor one with an entry no line meets.
+        let mut extra = plan.clone();
+        let stray = Position::from_moves(shape, "1111").unwrap();
+        assert!(extra.get(&stray).is_none());
+        extra.insert("1111", &stray, 0, 1);
+        assert!(matches!(extra.to_packed(), Err(BookError::Packed(_))));
+    }
+
+    /// The shipped packed plan is its text's, packed: the same bytes.
+    #[test]
+    fn the_shipped_plan_is_its_text_packed() {
+        let text = Plan::parse(include_str!("../book/7x6.plan")).unwrap();
+        assert_eq!(
+            text.to_packed().unwrap(),
+            include_bytes!("../book/7x6.czp").to_vec()
+        );
+        let shipped = classic();
+        assert_eq!((shipped.len(), shipped.plies()), (16_230, 12));
+        same_answers(&text, shipped);
     }
 
     #[test]

@@ -399,6 +399,25 @@ fn a_plan_is_made_resumed_and_is_what_solve_best_says() {
         run("1");
         assert_eq!(fs::read_to_string(&path).unwrap(), whole, "cut at {cut}");
     }
+    // Packed: the header and two bytes an entry, read back to the same plan.
+    let packed = scratch.path("5x4.czp");
+    let log = cz(
+        &[
+            &["book", path_text, "--plan", "--depth", "6", "--pack"][..],
+            &[packed.to_str().unwrap()][..],
+            &FRAME_5X4_3[..],
+        ]
+        .concat(),
+        None,
+    );
+    let bytes = fs::read(&packed).unwrap();
+    assert!(log.contains(&format!("{} bytes", bytes.len())), "{log}");
+    assert_eq!(bytes.len(), 36 + 2 * entries.lines().count());
+    let plan = connectz_games::plan::Plan::from_packed(&bytes).unwrap();
+    assert_eq!(
+        plan.to_text(),
+        connectz_games::plan::Plan::parse(&whole).unwrap().to_text()
+    );
     // A plan of another frame is refused, and left alone.
     let out = run_cz(&["book", path_text, "--plan", "--width", "6"], b"");
     assert_eq!(out.status.code(), Some(2));

@@ -25,8 +25,9 @@ pub struct BookArgs {
     #[arg(long, conflicts_with = "exact")]
     plan: bool,
     /// Also write the finished book packed (one byte a position, checked
-    /// when read), the form `--book` and the shipped book take.
-    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
+    /// when read), the form `--book` and the shipped book take; with
+    /// --plan, the plan packed (two bytes an entry), the shipped plan's form.
+    #[arg(long, value_name = "FILE")]
     pack: Option<PathBuf>,
     #[command(flatten)]
     search: SearchArgs,
@@ -42,7 +43,13 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
             jobs: args.search.jobs(),
             table_mb: args.search.table_mb(),
         };
-        build_plan(&args.file, request, out)?;
+        let plan = build_plan(&args.file, request, out)?;
+        if let Some(path) = &args.pack {
+            let bytes = plan
+                .to_packed()
+                .map_err(|e| Error::new(format!("{}: {e}", args.file.display())))?;
+            write_packed(path, &bytes, out)?;
+        }
         return Ok(0);
     }
     let request = BookRequest {
@@ -58,8 +65,13 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
         let bytes = book
             .to_packed()
             .map_err(|e| Error::new(format!("{}: {e}", args.file.display())))?;
-        std::fs::write(path, &bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-        writeln!(out, "packed {}: {} bytes", path.display(), bytes.len())?;
+        write_packed(path, &bytes, out)?;
     }
     Ok(0)
+}
+
+fn write_packed(path: &std::path::Path, bytes: &[u8], out: &mut dyn Write) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    writeln!(out, "packed {}: {} bytes", path.display(), bytes.len())?;
+    Ok(())
 }
