@@ -340,12 +340,13 @@ impl BoxSpec<'_> {
         // grader's files are on the host). They are made read-only, as the
         // root's are below.
         let mut ways: Vec<&Path> = Vec::new();
-        let bound = own
+        let bound: Vec<&Path> = own
             .iter()
             .map(PathBuf::as_path)
             .chain(self.given.iter().map(|(_, inside)| Path::new(inside)))
-            .chain((!held).then_some(self.dir));
-        for path in bound {
+            .chain((!held).then_some(self.dir))
+            .collect();
+        for &path in &bound {
             if let Some(place) = PRIVATE
                 .iter()
                 .map(|(place, _)| Path::new(place))
@@ -358,8 +359,13 @@ impl BoxSpec<'_> {
                 }
             }
         }
-        ways.sort_by_key(|p| p.components().count());
+        // A folder bound read-only (or inside one) is already held, and
+        // cannot be changed.
+        let read_only = own.len() + self.given.len();
+        ways.retain(|way| !bound[..read_only].iter().any(|b| way.starts_with(b)));
+        ways.sort();
         ways.dedup();
+        ways.sort_by_key(|p| p.components().count());
         for way in ways {
             push(&[os("--chmod"), os("0555"), way.as_os_str()]);
         }
@@ -448,6 +454,28 @@ mod tests {
         assert!(text.find(bind).unwrap() < text.find(way).unwrap(), "{text}");
         assert!(!text.contains("--chmod 0555 /tmp "), "{text}");
         assert!(!text.contains("--chmod 0555 /tmp/class/alice"), "{text}");
+        // A bound folder inside another bound one is not changed: the
+        // outer one holds it (and a read-only bind cannot be changed).
+        let nested = words(
+            &spec(
+                Path::new("/tmp/ci/work"),
+                &[
+                    "/tmp/ci/target/debug",
+                    "/tmp/ci/target/debug/connectz",
+                    "/tmp/ci/work",
+                ],
+                &["sh"],
+            )
+            .argv(Path::new("bwrap")),
+        )
+        .join(" ");
+        assert!(nested.contains("--chmod 0555 /tmp/ci "), "{nested}");
+        assert!(nested.contains("--chmod 0555 /tmp/ci/target "), "{nested}");
+        assert!(
+            !nested.contains("--chmod 0555 /tmp/ci/target/debug"),
+            "{nested}"
+        );
+        assert!(!nested.contains("--chmod 0555 /tmp/ci/work"), "{nested}");
         // Outside a fresh place the root's remount holds them.
         let elsewhere = Path::new("/srv/class/bob");
         let other = words(&spec(elsewhere, &["/srv/class/bob"], &["sh"]).argv(Path::new("bwrap")))
