@@ -333,42 +333,6 @@ impl BoxSpec<'_> {
         if !held {
             push(&[os("--dir"), self.dir.as_os_str()]);
         }
-        // Bubblewrap makes the folders on the way to what it binds; in a
-        // fresh place (a folder under /tmp) they would be writable, and a
-        // run could plant files beside its own folder (in its own /tmp,
-        // which goes with the box, but where its neighbours' and the
-        // grader's files are on the host). They are made read-only, as the
-        // root's are below.
-        let mut ways: Vec<&Path> = Vec::new();
-        let bound: Vec<&Path> = own
-            .iter()
-            .map(PathBuf::as_path)
-            .chain(self.given.iter().map(|(_, inside)| Path::new(inside)))
-            .chain((!held).then_some(self.dir))
-            .collect();
-        for &path in &bound {
-            if let Some(place) = PRIVATE
-                .iter()
-                .map(|(place, _)| Path::new(place))
-                .find(|place| path.starts_with(place) && path != *place)
-            {
-                let below = path.ancestors().skip(1).take_while(|a| *a != place);
-                ways.extend(below);
-                if !held && path == self.dir {
-                    ways.push(path);
-                }
-            }
-        }
-        // A folder bound read-only (or inside one) is already held, and
-        // cannot be changed.
-        let read_only = own.len() + self.given.len();
-        ways.retain(|way| !bound[..read_only].iter().any(|b| way.starts_with(b)));
-        ways.sort();
-        ways.dedup();
-        ways.sort_by_key(|p| p.components().count());
-        for way in ways {
-            push(&[os("--chmod"), os("0555"), way.as_os_str()]);
-        }
         // The box's root, where bubblewrap made the folders on the way to
         // what it binds, is read-only too: a run writes only to its fresh
         // places, which are sized.
@@ -403,7 +367,7 @@ pub(super) fn arity(option: &OsStr) -> Option<usize> {
         | "--clearenv" => 0,
         "--cap-drop" | "--dev" | "--proc" | "--tmpfs" | "--size" | "--remount-ro" | "--dir"
         | "--chdir" | "--info-fd" | "--seccomp" => 1,
-        "--setenv" | "--ro-bind" | "--symlink" | "--chmod" => 2,
+        "--setenv" | "--ro-bind" | "--symlink" => 2,
         _ => return None,
     })
 }
@@ -448,39 +412,6 @@ mod tests {
         assert!(text.find("--tmpfs /tmp").unwrap() < text.find(bind).unwrap());
         assert!(!text.contains("--ro-bind / /"), "{text}");
         assert!(!text.contains("--dir /tmp/class/alice"), "{text}");
-        // The folder bubblewrap makes on the way, in the fresh /tmp, is
-        // read-only (not /tmp itself, nor the bound folder).
-        let way = "--chmod 0555 /tmp/class ";
-        assert!(text.find(bind).unwrap() < text.find(way).unwrap(), "{text}");
-        assert!(!text.contains("--chmod 0555 /tmp "), "{text}");
-        assert!(!text.contains("--chmod 0555 /tmp/class/alice"), "{text}");
-        // A bound folder inside another bound one is not changed: the
-        // outer one holds it (and a read-only bind cannot be changed).
-        let nested = words(
-            &spec(
-                Path::new("/tmp/ci/work"),
-                &[
-                    "/tmp/ci/target/debug",
-                    "/tmp/ci/target/debug/connectz",
-                    "/tmp/ci/work",
-                ],
-                &["sh"],
-            )
-            .argv(Path::new("bwrap")),
-        )
-        .join(" ");
-        assert!(nested.contains("--chmod 0555 /tmp/ci "), "{nested}");
-        assert!(nested.contains("--chmod 0555 /tmp/ci/target "), "{nested}");
-        assert!(
-            !nested.contains("--chmod 0555 /tmp/ci/target/debug"),
-            "{nested}"
-        );
-        assert!(!nested.contains("--chmod 0555 /tmp/ci/work"), "{nested}");
-        // Outside a fresh place the root's remount holds them.
-        let elsewhere = Path::new("/srv/class/bob");
-        let other = words(&spec(elsewhere, &["/srv/class/bob"], &["sh"]).argv(Path::new("bwrap")))
-            .join(" ");
-        assert!(!other.contains("--chmod"), "{other}");
         for needed in [
             "--unshare-net",
             "--cap-drop ALL",
