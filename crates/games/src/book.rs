@@ -265,6 +265,23 @@ pub(crate) fn unpack<'a, const N: usize>(
     Ok((numbers, payload))
 }
 
+/// The scores `p` can have (with `weak`, its signs): 0 on a full frame,
+/// else from losing to the opponent's next counter to winning with the
+/// side to move's next counter but one (r[solve.score]).
+pub(crate) fn score_range(p: &Position, weak: bool) -> (i32, i32) {
+    let shape = p.shape();
+    if p.moves() >= shape.cells() {
+        (0, 0)
+    } else if weak {
+        (-1, 1)
+    } else {
+        (
+            (-shape.win_score(p.moves() + 1)).min(0),
+            shape.win_score(p.moves() + 2).max(0),
+        )
+    }
+}
+
 /// The frame of a packed file's first three numbers, if the solver takes
 /// it.
 pub(crate) fn packed_shape(width: usize, height: usize, z: usize) -> Result<Shape, BookError> {
@@ -480,16 +497,7 @@ impl Book {
         for (moves, p) in all {
             let stored = self.scores[&p.symmetric_key()];
             let cells = self.shape.cells();
-            let (low, high) = if p.moves() >= cells {
-                (0, 0)
-            } else if self.weak {
-                (-1, 1)
-            } else {
-                (
-                    (-self.shape.win_score(p.moves() + 1)).min(0),
-                    self.shape.win_score(p.moves() + 2).max(0),
-                )
-            };
+            let (low, high) = score_range(p, self.weak);
             if stored < low || stored > high {
                 return Err(BookError::Inconsistent {
                     moves: moves.clone(),

@@ -24,7 +24,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::book::{BookError, frame_words, number, pack, packed_shape, unpack, whole_lines};
+use crate::book::{
+    BookError, frame_words, number, pack, packed_shape, score_range, unpack, whole_lines,
+};
 use crate::solver::{Position, Shape, column_char, column_of};
 
 /// A plan: the engine's column and the exact score of the positions it can
@@ -287,10 +289,7 @@ impl Plan {
                 if column >= width || !p.can_play(column) {
                     return Err(bad(format!("{text}: column {} has no room", column + 1)));
                 }
-                let (low, high) = (
-                    (-shape.win_score(p.moves() + 1)).min(0),
-                    shape.win_score(p.moves() + 2).max(0),
-                );
+                let (low, high) = score_range(&p, false);
                 if !(low..=high).contains(&score) {
                     return Err(BookError::Inconsistent {
                         moves: text,

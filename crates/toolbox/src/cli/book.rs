@@ -1,5 +1,7 @@
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use connectz_games::book::BookError;
 
 use crate::book::{BookRequest, PlanRequest, build, build_plan};
 use crate::solve::check_frame;
@@ -45,10 +47,7 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
         };
         let plan = build_plan(&args.file, request, out)?;
         if let Some(path) = &args.pack {
-            let bytes = plan
-                .to_packed()
-                .map_err(|e| Error::new(format!("{}: {e}", args.file.display())))?;
-            write_packed(path, &bytes, out)?;
+            write_packed(&args.file, plan.to_packed(), path, out)?;
         }
         return Ok(0);
     }
@@ -62,16 +61,20 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
     };
     let book = build(&args.file, request, out)?;
     if let Some(path) = &args.pack {
-        let bytes = book
-            .to_packed()
-            .map_err(|e| Error::new(format!("{}: {e}", args.file.display())))?;
-        write_packed(path, &bytes, out)?;
+        write_packed(&args.file, book.to_packed(), path, out)?;
     }
     Ok(0)
 }
 
-fn write_packed(path: &std::path::Path, bytes: &[u8], out: &mut dyn Write) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+/// Writes `packed`, made from `file`, to `path`, or says why it cannot.
+fn write_packed(
+    file: &Path,
+    packed: std::result::Result<Vec<u8>, BookError>,
+    path: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let bytes = packed.map_err(|e| Error::new(format!("{}: {e}", file.display())))?;
+    std::fs::write(path, &bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
     writeln!(out, "packed {}: {} bytes", path.display(), bytes.len())?;
     Ok(())
 }
