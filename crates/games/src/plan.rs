@@ -449,6 +449,18 @@ mod tests {
         let mut longer = packed.clone();
         longer.push(0);
         assert!(Plan::from_packed(&longer).is_err());
+        // Plies: at the frame's cells a header is read (the empty frame's
+        // entry), one above it is refused, whatever the checksum says.
+        let cells = shape.cells() as usize;
+        let (w, h, z) = (shape.width, shape.height, shape.z);
+        let at = pack(PLAN_MAGIC, &[w, h, z, cells, 1], &packed[36..38]);
+        assert!(
+            matches!(Plan::from_packed(&at), Err(BookError::Packed(why)) if why.contains("meet more"))
+        );
+        let above = pack(PLAN_MAGIC, &[w, h, z, cells + 1, 1], &packed[36..38]);
+        assert!(
+            matches!(Plan::from_packed(&above), Err(BookError::Packed(why)) if why.contains("more than the frame's 20 cells"))
+        );
         // A plan that lacks an entry its lines meet is not packed.
         let mut short = plan.clone();
         let (key, _) = short
