@@ -20,8 +20,9 @@
 //! outside the system's folders (a pyenv or a venv, see
 //! [`super::program`]), the paths the manifest names, and the files it is
 //! given under [`INBOX`] (the game file, the fork server's script). `/tmp`,
-//! `/var/tmp` and `/dev/shm` are fresh, private and sized; `/dev` is
-//! read-only; `/proc` is the box's own. Not the grader's home, its scratch
+//! `/var/tmp` and `/dev/shm` are fresh, private and sized (a candidate whose
+//! folder lies in one, `/tmp/class/alice`, finds the folders on the way to
+//! it read-only, as elsewhere); `/dev` is read-only; `/proc` is the box's own. Not the grader's home, its scratch
 //! folder or reports, the other candidates, the reference or the corpus.
 //!
 //! **Its environment** is cleared, then `PATH` (the interpreter's `bin`
@@ -308,6 +309,12 @@ impl BoxSpec<'_> {
             let size = (self.memory / share).max(1 << 20).to_string();
             push(&[os("--size"), OsStr::new(&size), os("--tmpfs"), os(place)]);
         }
+        // The folders on the way to a bound folder in a fresh place are
+        // made in a tmpfs of their own, read-only once the binds are in.
+        let ways = self.ways();
+        for way in &ways {
+            push(&[os("--size"), os("65536"), os("--tmpfs"), way.as_os_str()]);
+        }
         push(&[os("--remount-ro"), os("/dev")]);
         push(&[os("--tmpfs"), os("/run")]);
         match self.inbox {
@@ -333,6 +340,9 @@ impl BoxSpec<'_> {
         if !held {
             push(&[os("--dir"), self.dir.as_os_str()]);
         }
+        for way in &ways {
+            push(&[os("--remount-ro"), way.as_os_str()]);
+        }
         // The box's root, where bubblewrap made the folders on the way to
         // what it binds, is read-only too: a run writes only to its fresh
         // places, which are sized.
@@ -349,6 +359,58 @@ impl BoxSpec<'_> {
         a.extend(self.command.iter().cloned());
         a
     }
+
+    /// The folders bubblewrap would make, writable, on the way to a bound
+    /// folder (or the folder it runs in) in a fresh place: the first folder
+    /// below `/tmp` of a candidate whose folder is `/tmp/class/alice`, in
+    /// which a run could otherwise plant files beside its own folder (its
+    /// private `/tmp` goes with the box, but a run must find its neighbours'
+    /// places as it would on the host: not there, and not writable). Each
+    /// becomes a small tmpfs of its own, remounted read-only once what lies
+    /// in it is bound, so that a run (which owns what bubblewrap makes) can
+    /// neither write in it nor change its mode. The paths are compared as
+    /// bubblewrap will follow them: `..` steps back (`class/..` is `class`'s
+    /// parent); a folder that is itself bound needs none.
+    fn ways(&self) -> Vec<PathBuf> {
+        let own: Vec<PathBuf> = self.own.iter().map(|p| lexical(p)).collect();
+        let mut ways: Vec<PathBuf> = own
+            .iter()
+            .cloned()
+            .chain(std::iter::once(lexical(self.dir)))
+            .filter_map(|path| {
+                let place = PRIVATE
+                    .iter()
+                    .map(|(place, _)| Path::new(place))
+                    .find(|place| path.starts_with(place))?;
+                let below = path.strip_prefix(place).ok()?.components().next()?;
+                Some(place.join(below))
+            })
+            .filter(|way| !own.iter().any(|p| way.starts_with(p)))
+            .collect();
+        ways.sort();
+        ways.dedup();
+        ways
+    }
+}
+
+/// `path` with `.` and `..` taken out as written (`/tmp/a/../b` is
+/// `/tmp/b`; `..` at the root stays at the root), as the kernel follows a
+/// path through folders that hold no links: those bubblewrap makes.
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if out.parent().is_some() {
+                    out.pop();
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The options of bubblewrap this crate writes, with how many arguments
@@ -412,6 +474,13 @@ mod tests {
         assert!(text.find("--tmpfs /tmp").unwrap() < text.find(bind).unwrap());
         assert!(!text.contains("--ro-bind / /"), "{text}");
         assert!(!text.contains("--dir /tmp/class/alice"), "{text}");
+        // The folder on the way, in the fresh /tmp, is a small tmpfs of its
+        // own, made before the bind and read-only after it.
+        let way = "--size 65536 --tmpfs /tmp/class ";
+        let ro = "--remount-ro /tmp/class ";
+        assert!(text.find("--tmpfs /tmp ").unwrap() < text.find(way).unwrap());
+        assert!(text.find(way).unwrap() < text.find(bind).unwrap(), "{text}");
+        assert!(text.find(bind).unwrap() < text.find(ro).unwrap(), "{text}");
         for needed in [
             "--unshare-net",
             "--cap-drop ALL",
@@ -455,5 +524,37 @@ mod tests {
         assert!(!text.contains("--ro-bind /usr/lib /usr/lib"), "{text}");
         let inside = words(&spec(Path::new("/usr"), &[], &["ls"]).argv(Path::new("bwrap")));
         assert!(!inside.join(" ").contains("--dir /usr"));
+    }
+
+    /// The folders on the way to what a box binds in a fresh place are
+    /// found as bubblewrap follows the paths (`..` steps back); one that is
+    /// bound itself, or lies outside the fresh places, needs none.
+    #[test]
+    fn the_folders_on_the_way_in_a_fresh_place_are_found() {
+        let ways = |dir: &str, own: &[&str]| -> Vec<String> {
+            spec(Path::new(dir), own, &["sh"])
+                .ways()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect()
+        };
+        assert_eq!(ways("/tmp/c/a", &["/tmp/c/a"]), ["/tmp/c"]);
+        assert_eq!(
+            ways("/dev/shm/x/y/z", &["/var/tmp/b/c", "/srv/d"]),
+            ["/dev/shm/x", "/var/tmp/b"]
+        );
+        // `class/..` is the folder above `class`: bound itself, it holds
+        // the folder it runs in too.
+        assert!(ways("/tmp/s/class/..", &["/tmp/s/class/.."]).is_empty());
+        assert_eq!(ways("/tmp/s/m/../a", &["/tmp/s/m/../a"]), ["/tmp/s"]);
+        // `..` cannot climb out of a fresh place into another folder's name.
+        assert_eq!(
+            ways("/tmp/a/../../b", &["/tmp/a/../../b"]),
+            Vec::<String>::new()
+        );
+        assert!(ways("/tmp", &[]).is_empty());
+        assert!(ways("/work/class", &["/work/class/bob"]).is_empty());
+        assert!(ways("/tmp/c", &["/tmp"]).is_empty());
+        assert_eq!(lexical(Path::new("/a/./b/../../..")), Path::new("/"));
     }
 }

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grade::findings;
-use crate::support::{Scratch, json, marker, processes_with, root, run_cz, run_cz_with};
+use crate::support::{
+    Scratch, copy_folder, json, marker, processes_with, root, run_cz, run_cz_with,
+};
 
 /// Whether bubblewrap makes a box here; when `CZ_REQUIRE_ISOLATION` is
 /// set, it must.
@@ -56,9 +58,10 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// Every attack of crates/toolbox/tests/fixtures/hostile is held: killing the parent and
 /// leaving a sleeper, rewriting another candidate, the manifest, the
-/// grader's reports and journal, planting files, patching the fork server,
-/// reading standard input, holding descriptors, reaching a port of the
-/// machine's loopback, a fork bomb. Each candidate answers wrong when an
+/// grader's reports and journal, planting files (beside its folder too, after
+/// trying to make the folders on the way writable), patching the fork
+/// server, reading standard input, holding descriptors, reaching a port of
+/// the machine's loopback, a fork bomb. Each candidate answers wrong when an
 /// attack got through; every one passes every case, the victim among them,
 /// nothing of theirs is left running, no file changed, and the loopback
 /// port saw no connection.
@@ -67,20 +70,71 @@ fn hostile_candidates_are_held_by_the_box() {
     if !isolation_here() {
         return;
     }
-    let scratch = Scratch::new("hostile");
+    let fixtures = root().join("crates/toolbox/tests/fixtures/hostile");
+    held("hostile", 20, &fixtures.join("grade.toml"), &fixtures, 10);
+}
+
+/// The same attacks on a class that lies under `/tmp`, each candidate's
+/// folder named through `..` (its manifest in a folder of its own): a box
+/// makes the folders on the way to it in its own fresh `/tmp`, where the
+/// run owns them. The rewrite and ways candidates find them read-only all
+/// the same (they could write there before), and bubblewrap takes the paths
+/// as written (a folder given as `class/..` crashed every run once).
+#[test]
+fn a_class_under_tmp_is_held_the_same() {
+    if !isolation_here() {
+        return;
+    }
+    let scratch = Scratch::in_tmp("hostile-tmp");
+    let class = scratch.path("class");
+    copy_folder(
+        &root().join("crates/toolbox/tests/fixtures/hostile"),
+        &class,
+    );
+    fs::create_dir(class.join("manifest")).unwrap();
+    let mut manifest = String::new();
+    for (name, script, dir) in [
+        ("victim", "connectz.py", "../victim"),
+        ("rewrite", "rewrite.py", "../attacks"),
+        ("ways", "ways.py", "../attacks"),
+        ("whole", "attacks/ways.py", ".."),
+    ] {
+        manifest += &format!(
+            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"{script}\"]\n\
+             dir = \"{dir}\"\nenv = [\"CONNECTZ\", \"HOSTILE_REPORTS\"]\npaths = [\"$CONNECTZ\"]\n\n"
+        );
+    }
+    let manifest_path = class.join("manifest/grade.toml");
+    fs::write(&manifest_path, manifest).unwrap();
+    held(
+        "hostile-tmp-reports",
+        22,
+        &manifest_path,
+        &scratch.path(""),
+        4,
+    );
+}
+
+/// Grades the hostile class of `manifest` (`count` candidates) in boxes,
+/// its reports in the scratch folder `name`, its runs marked with
+/// [`marker`]`(mark)`, and checks that every attack was held: every candidate passes every
+/// case, no file below `watched` changed, the reports hold only what the
+/// grader wrote, the loopback's port saw nothing, and nothing is left
+/// running.
+fn held(name: &str, mark: u32, manifest: &Path, watched: &Path, count: usize) {
+    let scratch = Scratch::new(name);
     let reports = scratch.path("reports");
     fs::create_dir(&reports).unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
-    let fixtures = root().join("crates/toolbox/tests/fixtures/hostile");
-    let before = files(&fixtures);
-    let m = marker(20);
+    let before = files(watched);
+    let m = marker(mark);
     let report = reports.join("r.json");
     let out = run_cz_with(
         &[
             "grade",
-            "crates/toolbox/tests/fixtures/hostile/grade.toml",
+            manifest.to_str().unwrap(),
             "--cases",
             "9",
             "--isolation",
@@ -108,7 +162,7 @@ fn hostile_candidates_are_held_by_the_box() {
     let doc = json(&report);
     assert_eq!(doc["isolation"]["isolated"], true);
     let candidates = doc["candidates"].as_array().unwrap();
-    assert_eq!(candidates.len(), 9);
+    assert_eq!(candidates.len(), count);
     for c in candidates {
         for field in ["defined_failures", "crashes", "timeouts", "memory_breaches"] {
             assert_eq!(c[field], 0, "{}: {field}\n{text}", c["name"]);
@@ -118,7 +172,12 @@ fn hostile_candidates_are_held_by_the_box() {
         listener.accept().is_err(),
         "a run reached the loopback's port"
     );
-    assert_eq!(files(&fixtures), before, "a run changed the fixtures");
+    assert_eq!(
+        files(watched),
+        before,
+        "a run changed {}",
+        watched.display()
+    );
     let mut left: Vec<String> = fs::read_dir(&reports)
         .unwrap()
         .flatten()

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use serde_json::Value;
 
 use crate::hostile::isolation_here;
-use crate::support::{Scratch, marker, root, run_cz_as};
+use crate::support::{Scratch, copy_folder, marker, root, run_cz_as};
 
 /// The limits the class is graded under: the candidates are written for
 /// them (a time limit of 2 s, 16 processes, 256 MB).
@@ -174,21 +174,6 @@ fn shmem() -> u64 {
         .find_map(|l| l.strip_prefix("Shmem:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
-}
-
-/// Copies the folder `from` to `to`, modes kept, Python's caches left out.
-fn copy_folder(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap().flatten() {
-        let (path, name) = (entry.path(), entry.file_name());
-        if path.is_dir() {
-            if name != "__pycache__" {
-                copy_folder(&path, &to.join(name));
-            }
-        } else {
-            fs::copy(&path, to.join(name)).unwrap();
-        }
-    }
 }
 
 /// Gives `path` to the user `uid` (for the ordinary user's grade).

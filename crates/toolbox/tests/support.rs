@@ -98,6 +98,21 @@ pub fn marker(k: u32) -> String {
     format!("{}{k}", 900_000 + std::process::id() % 100_000)
 }
 
+/// Copies the folder `from` to `to`, modes kept, Python's caches left out.
+pub fn copy_folder(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let (path, name) = (entry.path(), entry.file_name());
+        if path.is_dir() {
+            if name != "__pycache__" {
+                copy_folder(&path, &to.join(name));
+            }
+        } else {
+            fs::copy(&path, to.join(name)).unwrap();
+        }
+    }
+}
+
 /// A scratch folder for one test (`cz-NAME-PID` in the temporary folder,
 /// or in cargo's: [`Scratch::in_target`]),
 /// removed when dropped, so a failing test leaves nothing behind.
@@ -106,6 +121,12 @@ pub struct Scratch(PathBuf);
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
         Scratch::under(&std::env::temp_dir(), name)
+    }
+
+    /// A scratch folder in `/tmp` itself, whatever `TMPDIR` says: where a
+    /// box's fresh `/tmp` covers it.
+    pub fn in_tmp(name: &str) -> Scratch {
+        Scratch::under(Path::new("/tmp"), name)
     }
 
     /// A scratch folder in cargo's temporary folder for tests
