@@ -32,15 +32,28 @@ pub fn env_entry(entry: &str) -> Result<(OsString, OsString), String> {
 }
 
 /// A path given to a candidate's box read-only: `$NAME` is the grader's
-/// variable's value, a relative path is taken from `base`; it must exist.
+/// variable's value, a relative path is taken from `base`; it must exist,
+/// and a relative one must not be named through a link (`eve/data` a link
+/// to `..` or to `/`: in a class, a candidate's choice).
 ///
 /// # Errors
-/// An unset variable, or a path that does not exist: why.
+/// An unset variable, a path that does not exist, or one named through a
+/// link: why.
 pub fn path_entry(entry: &str, base: &Path) -> Result<PathBuf, String> {
     let text = match entry.strip_prefix('$') {
         Some(name) => std::env::var_os(name)
             .ok_or_else(|| format!("paths {entry:?}: the grader has no variable {name}"))?,
-        None => OsString::from(entry),
+        None => {
+            if let Some((link, to)) = connectz_sandbox::program::named_link(base, Path::new(entry))
+            {
+                return Err(format!(
+                    "paths {entry:?}: goes through a link, {} -> {} (name the path itself)",
+                    link.display(),
+                    to.display()
+                ));
+            }
+            OsString::from(entry)
+        }
     };
     let path =
         std::path::absolute(base.join(&text)).map_err(|e| format!("paths {entry:?}: {e}"))?;

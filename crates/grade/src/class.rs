@@ -92,7 +92,8 @@ const MANIFEST_LIMIT: u64 = 1 << 20;
 ///
 /// # Errors
 /// The file cannot be read or parsed, holds no candidate, two with one
-/// name, an empty name or command, or a `dir` that is not a folder.
+/// name, an empty name or command, a `dir` that is not a folder or is
+/// named through a link, or a relative path of `paths` named through one.
 pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
     use std::io::Read;
     let mut text = String::new();
@@ -112,6 +113,19 @@ pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
         .candidate
         .into_iter()
         .map(|m| {
+            if let Some((link, to)) = m
+                .dir
+                .as_deref()
+                .and_then(|d| connectz_sandbox::program::named_link(base, Path::new(d)))
+            {
+                return Err(invalid(format!(
+                    "{}: candidate \"{}\": dir goes through a link, {} -> {} (what a link in a class leads to is a candidate's choice of what its box sees: name the folder itself)",
+                    shown(path.as_os_str().as_encoded_bytes()),
+                    shown(&m.name),
+                    shown(link.as_os_str().as_encoded_bytes()),
+                    shown(to.as_os_str().as_encoded_bytes())
+                )));
+            }
             let dir = m.dir.map(|d| tidy(&base.join(d)));
             if let Some(dir) = &dir
                 && !dir.is_dir()

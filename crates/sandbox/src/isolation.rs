@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use super::program::lexical;
 pub use super::program::{ETC, SYSTEM};
 
 /// Where a box finds the files it is given.
@@ -309,9 +310,28 @@ impl BoxSpec<'_> {
             let size = (self.memory / share).max(1 << 20).to_string();
             push(&[os("--size"), OsStr::new(&size), os("--tmpfs"), os(place)]);
         }
+        // What the run has of its own, each bound from its host path as
+        // given (the kernel follows it there) to its place with `..` taken
+        // out as written (bubblewrap follows a place from the root it
+        // builds, and a `..` past that root's top would lead out of it);
+        // outer ones first. Never the whole root, a folder of the system's
+        // (bound already), of the kernel's (the box has its own) or a fresh
+        // place or one above it (the box's own, private).
+        let mut own: Vec<(&Path, PathBuf)> =
+            self.own.iter().map(|p| (p.as_path(), lexical(p))).collect();
+        own.sort_by(|a, b| (a.1.components().count(), &a.1).cmp(&(b.1.components().count(), &b.1)));
+        own.dedup_by(|a, b| a.1 == b.1);
+        own.retain(|(_, at)| {
+            !SYSTEM.iter().any(|s| at.starts_with(s))
+                && !KERNEL.iter().any(|k| at.starts_with(k))
+                && !PRIVATE
+                    .iter()
+                    .any(|(place, _)| Path::new(place).starts_with(at))
+        });
+        let dir = lexical(self.dir);
         // The folders on the way to a bound folder in a fresh place are
         // made in a tmpfs of their own, read-only once the binds are in.
-        let ways = self.ways();
+        let ways = ways(&own, &dir);
         for way in &ways {
             push(&[os("--size"), os("65536"), os("--tmpfs"), way.as_os_str()]);
         }
@@ -325,20 +345,16 @@ impl BoxSpec<'_> {
             push(&[os("--ro-bind"), host.as_os_str(), inside]);
         }
         push(&[os("--remount-ro"), os("/run")]);
-        // The run's own, outer folders first; the folder it runs in is made
-        // (empty) when nothing given holds it.
-        let mut own = self.own.clone();
-        own.sort_by_key(|p| p.components().count());
-        own.dedup();
-        own.retain(|p| !SYSTEM.iter().any(|s| p.starts_with(s)));
-        for path in &own {
-            push(&[os("--ro-bind"), path.as_os_str(), path.as_os_str()]);
+        // The run's own; the folder it runs in is made (empty) when nothing
+        // given holds it.
+        for (host, at) in &own {
+            push(&[os("--ro-bind"), host.as_os_str(), at.as_os_str()]);
         }
-        let held = own.iter().any(|p| self.dir.starts_with(p))
-            || SYSTEM.iter().any(|s| self.dir.starts_with(s))
-            || self.dir == Path::new("/");
+        let held = own.iter().any(|(_, at)| dir.starts_with(at))
+            || SYSTEM.iter().any(|s| dir.starts_with(s))
+            || dir == Path::new("/");
         if !held {
-            push(&[os("--dir"), self.dir.as_os_str()]);
+            push(&[os("--dir"), dir.as_os_str()]);
         }
         for way in &ways {
             push(&[os("--remount-ro"), way.as_os_str()]);
@@ -347,7 +363,7 @@ impl BoxSpec<'_> {
         // what it binds, is read-only too: a run writes only to its fresh
         // places, which are sized.
         push(&[os("--remount-ro"), os("/")]);
-        push(&[os("--chdir"), self.dir.as_os_str(), os("--")]);
+        push(&[os("--chdir"), dir.as_os_str(), os("--")]);
         // The box's first process limits the processes of the box's user
         // (in the box's own user namespace: the box's alone) and becomes
         // the command. `ulimit -u` is bash's, `-p` dash's.
@@ -359,59 +375,41 @@ impl BoxSpec<'_> {
         a.extend(self.command.iter().cloned());
         a
     }
-
-    /// The folders bubblewrap would make, writable, on the way to a bound
-    /// folder (or the folder it runs in) in a fresh place: the first folder
-    /// below `/tmp` of a candidate whose folder is `/tmp/class/alice`, in
-    /// which a run could otherwise plant files beside its own folder (its
-    /// private `/tmp` goes with the box, but a run must find its neighbours'
-    /// places as it would on the host: not there, and not writable). Each
-    /// becomes a small tmpfs of its own, remounted read-only once what lies
-    /// in it is bound, so that a run (which owns what bubblewrap makes) can
-    /// neither write in it nor change its mode. The paths are compared as
-    /// bubblewrap will follow them: `..` steps back (`class/..` is `class`'s
-    /// parent); a folder that is itself bound needs none.
-    fn ways(&self) -> Vec<PathBuf> {
-        let own: Vec<PathBuf> = self.own.iter().map(|p| lexical(p)).collect();
-        let mut ways: Vec<PathBuf> = own
-            .iter()
-            .cloned()
-            .chain(std::iter::once(lexical(self.dir)))
-            .filter_map(|path| {
-                let place = PRIVATE
-                    .iter()
-                    .map(|(place, _)| Path::new(place))
-                    .find(|place| path.starts_with(place))?;
-                let below = path.strip_prefix(place).ok()?.components().next()?;
-                Some(place.join(below))
-            })
-            .filter(|way| !own.iter().any(|p| way.starts_with(p)))
-            .collect();
-        ways.sort();
-        ways.dedup();
-        ways
-    }
 }
 
-/// `path` with `.` and `..` taken out as written (`/tmp/a/../b` is
-/// `/tmp/b`; `..` at the root stays at the root), as the kernel follows a
-/// path through folders that hold no links: those bubblewrap makes.
-fn lexical(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if out.parent().is_some() {
-                    out.pop();
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
+/// The folders bubblewrap would make, writable, on the way to a bound
+/// folder (`own`, by their places in the box) or the folder a run runs in
+/// (`dir`) in a fresh place: the first folder below `/tmp` of a candidate
+/// whose folder is `/tmp/class/alice`, in which a run could otherwise plant
+/// files beside its own folder (its private `/tmp` goes with the box, but a
+/// run must find its neighbours' places as it would on the host: not there,
+/// and not writable). Each becomes a small tmpfs of its own, remounted
+/// read-only once what lies in it is bound, so that a run (which owns what
+/// bubblewrap makes) can neither write in it nor change its mode. A folder
+/// that is itself bound needs none.
+fn ways(own: &[(&Path, PathBuf)], dir: &Path) -> Vec<PathBuf> {
+    let mut ways: Vec<PathBuf> = own
+        .iter()
+        .map(|(_, at)| at.as_path())
+        .chain(std::iter::once(dir))
+        .filter_map(|path| {
+            let place = PRIVATE
+                .iter()
+                .map(|(place, _)| Path::new(place))
+                .find(|place| path.starts_with(place))?;
+            let below = path.strip_prefix(place).ok()?.components().next()?;
+            Some(place.join(below))
+        })
+        .filter(|way| !own.iter().any(|(_, at)| way.starts_with(at)))
+        .collect();
+    ways.sort();
+    ways.dedup();
+    ways
 }
+
+/// The kernel's folders: a box has its own `/proc`, `/dev` and `/run`, and
+/// no `/sys`; none is ever bound from the host.
+const KERNEL: [&str; 4] = ["/proc", "/sys", "/dev", "/run"];
 
 /// The options of bubblewrap this crate writes, with how many arguments
 /// each takes: what the supervisor reads to find the folders it binds.
@@ -531,12 +529,18 @@ mod tests {
     /// bound itself, or lies outside the fresh places, needs none.
     #[test]
     fn the_folders_on_the_way_in_a_fresh_place_are_found() {
+        // The small tmpfs each way becomes, read from the command.
         let ways = |dir: &str, own: &[&str]| -> Vec<String> {
-            spec(Path::new(dir), own, &["sh"])
-                .ways()
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect()
+            let argv = words(&spec(Path::new(dir), own, &["sh"]).argv(Path::new("bwrap")));
+            let made: Vec<String> = argv
+                .windows(4)
+                .filter(|w| w[..3] == ["--size", "65536", "--tmpfs"])
+                .map(|w| w[3].clone())
+                .collect();
+            for way in &made {
+                assert!(argv.join(" ").contains(&format!("--remount-ro {way} ")));
+            }
+            made
         };
         assert_eq!(ways("/tmp/c/a", &["/tmp/c/a"]), ["/tmp/c"]);
         assert_eq!(
@@ -554,7 +558,55 @@ mod tests {
         );
         assert!(ways("/tmp", &[]).is_empty());
         assert!(ways("/work/class", &["/work/class/bob"]).is_empty());
-        assert!(ways("/tmp/c", &["/tmp"]).is_empty());
+        // A fresh place itself is never bound from the host: the folder a
+        // run in it runs in is made, read-only.
+        assert_eq!(ways("/tmp/c", &["/tmp"]), ["/tmp/c"]);
         assert_eq!(lexical(Path::new("/a/./b/../../..")), Path::new("/"));
+    }
+
+    /// What a box binds is bound at its place with `..` taken out (a `..`
+    /// past the root stays there: it cannot lead out of the box's root),
+    /// from the path as given; the root, the kernel's folders and a fresh
+    /// place or a folder above it are never bound.
+    #[test]
+    fn binds_land_inside_the_box_and_never_over_its_own_places() {
+        let text = words(
+            &spec(
+                Path::new("/srv/c/m/../../../../tmp/x/alice"),
+                &[
+                    "/srv/c/m/../../../../tmp/x/alice",
+                    "/",
+                    "/proc/1",
+                    "/tmp",
+                    "/var",
+                    "/sys",
+                    "/run/a",
+                    "/dev/shm",
+                ],
+                &["sh"],
+            )
+            .argv(Path::new("bwrap")),
+        )
+        .join(" ");
+        assert!(
+            text.contains("--ro-bind /srv/c/m/../../../../tmp/x/alice /tmp/x/alice "),
+            "{text}"
+        );
+        assert!(text.contains("--chdir /tmp/x/alice --"), "{text}");
+        assert!(text.contains("--size 65536 --tmpfs /tmp/x "), "{text}");
+        for never in [
+            "/ ",
+            "/proc/1 ",
+            "/tmp ",
+            "/var ",
+            "/sys ",
+            "/run/a ",
+            "/dev/shm ",
+        ] {
+            assert!(
+                !text.contains(&format!("--ro-bind {never}")),
+                "{never}: {text}"
+            );
+        }
     }
 }

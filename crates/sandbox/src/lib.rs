@@ -332,11 +332,22 @@ impl Sandbox {
                     // The folders of the files its command names.
                     None => {
                         let skip = usize::from(resolved);
+                        // Not a folder named through a link (`sub/x.py`
+                        // with `sub` a link to `/`): the box would see
+                        // where it leads.
                         for word in program.command.iter().skip(skip) {
                             let path = dir.join(word);
+                            let word = Path::new(word);
+                            let folder_named = if path.is_dir() {
+                                Some(word)
+                            } else {
+                                word.parent()
+                            };
                             if let Ok(real) = std::path::absolute(&path)
                                 && real.exists()
                                 && !real.starts_with(&self.scratch)
+                                && folder_named
+                                    .is_none_or(|f| program::named_link(&dir, f).is_none())
                             {
                                 let folder = if real.is_dir() {
                                     real

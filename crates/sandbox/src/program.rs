@@ -122,12 +122,18 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
     }
     let path = if word.as_encoded_bytes().contains(&b'/') {
         let path = dir.join(word);
-        let mine = match (path.canonicalize(), dir.canonicalize()) {
-            (Ok(real), Ok(dir)) => real.starts_with(dir),
-            _ => true,
-        };
-        if mine && !Path::new(word).is_absolute() {
-            // In the candidate's own folder, which the box has.
+        // In the candidate's own folder, which the box has, as written or
+        // where its links lead: run as it is, in the box. Never run on the
+        // machine (a venv's Python there reads the venv's `.pth` files, the
+        // candidate's code) and never followed out of the folder (a link
+        // to the reference, or to a classmate's program, must not bring
+        // its folder into the box).
+        let mine = lexical(&path).starts_with(lexical(dir))
+            || match (path.canonicalize(), dir.canonicalize()) {
+                (Ok(real), Ok(dir)) => real.starts_with(dir),
+                _ => true,
+            };
+        if mine {
             return as_given;
         }
         path
@@ -182,11 +188,22 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
     }
 }
 
-/// The words of a script's `#!` line: its interpreter and argument.
+/// The words of a script's `#!` line: its interpreter and argument. Only
+/// a regular file is read, opened without blocking (a FIFO or a terminal
+/// would wait for a writer forever).
 fn shebang(path: &Path) -> Option<Vec<String>> {
     use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let n = file.read(&mut head).ok()?;
     let line = head[..n].strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n')?];
     let words: Vec<String> = std::str::from_utf8(line)
@@ -276,6 +293,57 @@ fn outside_system(folders: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// `path` with `.` and `..` taken out as written (`/tmp/a/../b` is
+/// `/tmp/b`; `..` at the root stays at the root), as the kernel follows a
+/// path through folders that hold no links (those bubblewrap makes).
+pub(crate) fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if out.parent().is_some() {
+                    out.pop();
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The first link among the components `entry` names itself, taken from
+/// `base` (those after the `..` it starts with, if any), with where it
+/// points; `None` when there is none. A folder named through a link in a
+/// class (`eve/src` a link to `../bob/src`, or to `/`) is a candidate's
+/// choice of what its box sees, not the grader's.
+pub fn named_link(base: &Path, entry: &Path) -> Option<(PathBuf, PathBuf)> {
+    use std::path::Component;
+    if entry.is_absolute() {
+        return None;
+    }
+    let ups = entry
+        .components()
+        .take_while(|c| matches!(c, Component::ParentDir | Component::CurDir))
+        .count();
+    let mut at: PathBuf = entry.components().take(ups).collect();
+    at = base.join(at);
+    for part in entry.components().skip(ups) {
+        if matches!(part, Component::CurDir) {
+            continue;
+        }
+        at.push(part);
+        if let Ok(meta) = std::fs::symlink_metadata(&at)
+            && meta.file_type().is_symlink()
+        {
+            let to = std::fs::read_link(&at).unwrap_or_default();
+            return Some((at, to));
+        }
+    }
+    None
+}
+
 /// A program found on the grader's `PATH`.
 pub fn on_path(name: &OsStr) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
@@ -316,6 +384,101 @@ mod tests {
         let own = interpreter(OsStr::new("./connectz"), Path::new("/tmp"));
         assert_eq!(own.program, "./connectz");
         assert!(own.prefixes.is_empty());
+    }
+
+    /// A scratch folder of its own for a test of this module.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cz-program-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A program in the candidate's folder is run as it is, in the box:
+    /// never on the machine (a "Python" there that writes a file when run
+    /// is not run), and never followed out of the folder (a link to a
+    /// program elsewhere brings in no folder of that program's).
+    #[test]
+    fn a_candidates_own_program_is_never_run_nor_followed() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+        let root = scratch("own");
+        let dir = root.join("dir");
+        let bin = dir.join("venv/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let ran = root.join("ran");
+        let fake = root.join("elsewhere/python3");
+        std::fs::create_dir_all(fake.parent().unwrap()).unwrap();
+        std::fs::write(&fake, format!("#!/bin/sh\ntouch {}\n", ran.display())).unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        symlink(&fake, bin.join("python3")).unwrap();
+        symlink("/usr/bin/true", dir.join("judge")).unwrap();
+        let candidate = dir.join("candidate");
+        std::fs::create_dir(&candidate).unwrap();
+        symlink("../venv", candidate.join("venv")).unwrap();
+        for (word, at) in [
+            ("venv/bin/python3", &dir),
+            ("./judge", &dir),
+            ("venv/bin/python3", &candidate),
+        ] {
+            let found = find_interpreter(OsStr::new(word), at, 0);
+            assert_eq!(found.program, word);
+            assert!(found.prefixes.is_empty(), "{word}: {found:?}");
+        }
+        let absolute = bin.join("python3");
+        let found = find_interpreter(absolute.as_os_str(), &dir, 0);
+        assert_eq!(found.program, absolute.as_os_str());
+        assert!(!ran.exists(), "a candidate's program ran on the machine");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A `#!` line is read from a regular file only: a FIFO (which would
+    /// wait for a writer) is not opened to wait.
+    #[test]
+    fn a_fifo_is_not_read_for_a_shebang() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+        assert_eq!(shebang(&fifo), None);
+        let script = dir.join("script");
+        std::fs::write(&script, "#!/usr/bin/env python3\n").unwrap();
+        assert_eq!(
+            shebang(&script),
+            Some(vec!["/usr/bin/env".to_string(), "python3".to_string()])
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The first link among the components an entry names itself (after
+    /// its leading `..`), found; none in the folders above.
+    #[test]
+    fn links_an_entry_names_are_found() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("links");
+        let class = dir.join("class");
+        std::fs::create_dir_all(class.join("bob/src")).unwrap();
+        std::fs::create_dir_all(class.join("eve")).unwrap();
+        symlink("../bob/src", class.join("eve/src")).unwrap();
+        symlink("/", class.join("root")).unwrap();
+        symlink(&class, dir.join("above")).unwrap();
+        let base = dir.join("above");
+        assert_eq!(named_link(&base, Path::new("bob/src")), None);
+        assert_eq!(named_link(&base, Path::new("./bob/./src")), None);
+        assert_eq!(
+            named_link(&base, Path::new("eve/src")),
+            Some((base.join("eve/src"), PathBuf::from("../bob/src")))
+        );
+        assert_eq!(
+            named_link(&base, Path::new("root/tmp")),
+            Some((base.join("root"), PathBuf::from("/")))
+        );
+        let m = base.join("bob");
+        assert_eq!(
+            named_link(&m, Path::new("../eve/src/x")),
+            Some((m.join("../eve/src"), PathBuf::from("../bob/src")))
+        );
+        assert_eq!(named_link(&m, Path::new("../bob")), None);
+        assert_eq!(named_link(&base, Path::new("/etc")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The grader's `python3` is run as itself: an absolute executable

@@ -134,7 +134,33 @@ fn bad_manifests_and_templates_are_usage_errors() {
         "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\ndir = \"no/such/folder\"\n",
     )
     .unwrap();
-    let cases: [(Vec<&str>, &str); 6] = [
+    // A candidate's folder, or a path given, named through a link in the
+    // class (a candidate's choice of what its box sees): refused.
+    fs::create_dir_all(scratch.path("bob/src")).unwrap();
+    fs::create_dir_all(scratch.path("eve")).unwrap();
+    std::os::unix::fs::symlink("../bob/src", scratch.path("eve/src")).unwrap();
+    std::os::unix::fs::symlink("..", scratch.path("eve/data")).unwrap();
+    let linked = scratch.path("linked.toml");
+    fs::write(
+        &linked,
+        "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = \"eve/src\"\n",
+    )
+    .unwrap();
+    let linked_path = scratch.path("linked-path.toml");
+    fs::write(
+        &linked_path,
+        "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = \"eve\"\npaths = [\"eve/data\"]\n",
+    )
+    .unwrap();
+    let cases: [(Vec<&str>, &str); 8] = [
+        (
+            vec!["grade", linked.to_str().unwrap()],
+            "dir goes through a link",
+        ),
+        (
+            vec!["grade", linked_path.to_str().unwrap()],
+            "\"eve/data\": goes through a link",
+        ),
         (
             vec!["grade", bad.to_str().unwrap()],
             "missing field `command`",

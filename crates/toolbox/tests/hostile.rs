@@ -79,7 +79,10 @@ fn hostile_candidates_are_held_by_the_box() {
 /// makes the folders on the way to it in its own fresh `/tmp`, where the
 /// run owns them. The rewrite and ways candidates find them read-only all
 /// the same (they could write there before), and bubblewrap takes the paths
-/// as written (a folder given as `class/..` crashed every run once).
+/// as written (a folder given as `class/..` crashed every run once). A
+/// candidate run by its own venv's Python, whose `.pth` file writes a file
+/// when that Python starts, is run in its box only: the grader once asked
+/// that Python where it lives, on the machine, as itself (root).
 #[test]
 fn a_class_under_tmp_is_held_the_same() {
     if !isolation_here() {
@@ -91,17 +94,44 @@ fn a_class_under_tmp_is_held_the_same() {
         &root().join("crates/toolbox/tests/fixtures/hostile"),
         &class,
     );
+    // Made from the system's Python, which every box has (a venv of an
+    // install elsewhere, such as a pyenv, runs in a box only when the
+    // manifest names that install in `paths`).
+    let venv = class.join("attacks/venv");
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success(), "/usr/bin/python3 -m venv");
+    let pwned = scratch.path("pwned");
+    let site = fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("site-packages"))
+        .find(|p| p.is_dir())
+        .expect("the venv's site-packages");
+    fs::write(site.join("cz_pwn.pth"), "import cz_pwn\n").unwrap();
+    fs::write(
+        site.join("cz_pwn.py"),
+        format!(
+            "try:\n    open({:?}, 'a').write('ran\\n')\nexcept OSError:\n    pass\n",
+            pwned.to_str().unwrap()
+        ),
+    )
+    .unwrap();
     fs::create_dir(class.join("manifest")).unwrap();
     let mut manifest = String::new();
-    for (name, script, dir) in [
-        ("victim", "connectz.py", "../victim"),
-        ("rewrite", "rewrite.py", "../attacks"),
-        ("ways", "ways.py", "../attacks"),
-        ("whole", "attacks/ways.py", ".."),
+    for (name, command, dir) in [
+        ("victim", "\"python3\", \"connectz.py\"", "../victim"),
+        ("rewrite", "\"python3\", \"rewrite.py\"", "../attacks"),
+        ("ways", "\"python3\", \"ways.py\"", "../attacks"),
+        ("whole", "\"python3\", \"attacks/ways.py\"", ".."),
+        ("venv", "\"venv/bin/python3\", \"ways.py\"", "../attacks"),
     ] {
         manifest += &format!(
-            "[[candidate]]\nname = \"{name}\"\ncommand = [\"python3\", \"{script}\"]\n\
-             dir = \"{dir}\"\nenv = [\"CONNECTZ\", \"HOSTILE_REPORTS\"]\npaths = [\"$CONNECTZ\"]\n\n"
+            "[[candidate]]\nname = \"{name}\"\ncommand = [{command}]\ndir = \"{dir}\"\n\
+             env = [\"CONNECTZ\", \"HOSTILE_REPORTS\"]\npaths = [\"$CONNECTZ\"]\n\n"
         );
     }
     let manifest_path = class.join("manifest/grade.toml");
@@ -111,8 +141,9 @@ fn a_class_under_tmp_is_held_the_same() {
         22,
         &manifest_path,
         &scratch.path(""),
-        4,
+        5,
     );
+    assert!(!pwned.exists(), "the venv's code ran outside a box");
 }
 
 /// Grades the hostile class of `manifest` (`count` candidates) in boxes,
