@@ -60,16 +60,7 @@ pub fn is_python_script(dir: Option<&Path>, command: &[OsString]) -> bool {
     let [program, script] = command else {
         return false;
     };
-    let name = Path::new(program)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("");
-    let python = name.strip_prefix("python").is_some_and(|version| {
-        version.is_empty()
-            || version
-                .split('.')
-                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
-    });
+    let python = super::program::is_python(program);
     let script_path = Path::new(script);
     let script_ok = script_path.extension().is_some_and(|e| e == "py")
         && !script.to_string_lossy().starts_with('-')

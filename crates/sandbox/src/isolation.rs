@@ -22,8 +22,9 @@
 //! given under [`INBOX`] (the game file, the fork server's script). `/tmp`,
 //! `/var/tmp` and `/dev/shm` are fresh, private and sized (a candidate whose
 //! folder lies in one, `/tmp/class/alice`, finds the folders on the way to
-//! it read-only, as elsewhere); `/dev` is read-only; `/proc` is the box's own. Not the grader's home, its scratch
-//! folder or reports, the other candidates, the reference or the corpus.
+//! it read-only, as elsewhere); `/dev` is read-only; `/proc` is the box's
+//! own. Not the grader's home, its scratch folder or reports, the other
+//! candidates, the reference or the corpus.
 //!
 //! **Its environment** is cleared, then `PATH` (the interpreter's `bin`
 //! first, then `/usr/local/bin:/usr/bin:/bin`), `HOME=/tmp`, `LANG=C.UTF-8`,
