@@ -33,8 +33,9 @@ pub fn env_entry(entry: &str) -> Result<(OsString, OsString), String> {
 
 /// A path given to a candidate's box read-only: `$NAME` is the grader's
 /// variable's value, a relative path is taken from `base`; it must exist,
-/// and a relative one must not be named through a link (`eve/data` a link
-/// to `..` or to `/`: in a class, a candidate's choice).
+/// and must not be named through a link below `base` and the folders above
+/// it (`eve/data` a link to `..` or to `/`: in a class, a candidate's
+/// choice).
 ///
 /// # Errors
 /// An unset variable, a path that does not exist, or one named through a
@@ -43,18 +44,15 @@ pub fn path_entry(entry: &str, base: &Path) -> Result<PathBuf, String> {
     let text = match entry.strip_prefix('$') {
         Some(name) => std::env::var_os(name)
             .ok_or_else(|| format!("paths {entry:?}: the grader has no variable {name}"))?,
-        None => {
-            if let Some((link, to)) = connectz_sandbox::program::named_link(base, Path::new(entry))
-            {
-                return Err(format!(
-                    "paths {entry:?}: goes through a link, {} -> {} (name the path itself)",
-                    link.display(),
-                    to.display()
-                ));
-            }
-            OsString::from(entry)
-        }
+        None => OsString::from(entry),
     };
+    if let Some((link, to)) = connectz_sandbox::program::named_link(base, Path::new(&text)) {
+        return Err(format!(
+            "paths {entry:?}: goes through a link, {} -> {} (name the path itself)",
+            link.display(),
+            to.display()
+        ));
+    }
     let path =
         std::path::absolute(base.join(&text)).map_err(|e| format!("paths {entry:?}: {e}"))?;
     if !path.exists() {

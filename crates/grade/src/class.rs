@@ -93,7 +93,7 @@ const MANIFEST_LIMIT: u64 = 1 << 20;
 /// # Errors
 /// The file cannot be read or parsed, holds no candidate, two with one
 /// name, an empty name or command, a `dir` that is not a folder or is
-/// named through a link, or a relative path of `paths` named through one.
+/// named through a link, or a path of `paths` named through one.
 pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
     use std::io::Read;
     let mut text = String::new();

@@ -3,7 +3,10 @@
 //! interpreter lives ([`Interpreter`]), found from the command as the
 //! grader's `PATH` finds it, so that a box runs the interpreter the grader
 //! named (a pyenv or a venv under a home folder included), and sees its
-//! install and nothing else of that home.
+//! install and nothing else of that home. Only a bare name found on the
+//! grader's `PATH` is looked into (asked where it lives, its `#!` line
+//! read): a program named by a path may be a candidate's, and is run as it
+//! is, in the box, never on the machine.
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -82,9 +85,9 @@ const PROBE: Duration = Duration::from_secs(20);
 static FOUND: Mutex<Option<HashMap<OsString, Interpreter>>> = Mutex::new(None);
 
 /// The interpreter of `word` (a command's first word) run in `dir`: a
-/// word with a `/` is a path (from `dir`), left as it is when it lies in
-/// the system's folders or `dir`, else given with its install folder; a
-/// bare word is looked up on the grader's `PATH`. A Python (`python`,
+/// word with a `/` is a path (from `dir`), left as it is (in the system's
+/// folders, as the absolute path it is); a bare word is looked up on the
+/// grader's `PATH`, and given with its install folder. A Python (`python`,
 /// `python3`, `python3.12`) outside the system's folders is asked, in
 /// isolated mode and from `/`, for its executable and prefixes: a pyenv
 /// shim or a venv is run as the interpreter it stands for, with its
@@ -103,7 +106,7 @@ pub fn interpreter(word: &OsStr, dir: &Path) -> Interpreter {
     {
         return found;
     }
-    let found = find_interpreter(word, dir, 0);
+    let found = find_interpreter(word, dir, 0, false);
     if let Ok(mut f) = FOUND.lock() {
         f.get_or_insert_with(HashMap::new)
             .insert(key, found.clone());
@@ -111,8 +114,13 @@ pub fn interpreter(word: &OsStr, dir: &Path) -> Interpreter {
     found
 }
 
-/// [`interpreter`], `depth` scripts' `#!` lines in.
-fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
+/// [`interpreter`], `depth` scripts' `#!` lines in; `trusted` when `word`
+/// comes from the `#!` line of a program found on the grader's `PATH`.
+/// Only such a program, or one found there itself, is asked where it lives
+/// or has its `#!` line read: a path the command names may be a
+/// candidate's (`/class/eve/venv/bin/python3`, `../eve/connectz`), and is
+/// run as it is, in the box.
+fn find_interpreter(word: &OsStr, dir: &Path, depth: u8, trusted: bool) -> Interpreter {
     let as_given = Interpreter {
         program: word.to_os_string(),
         prefixes: Vec::new(),
@@ -134,6 +142,10 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
                 _ => true,
             };
         if mine {
+            return as_given;
+        }
+        let system = in_system(&path) && path.canonicalize().is_ok_and(|real| in_system(&real));
+        if !trusted && !system {
             return as_given;
         }
         path
@@ -171,10 +183,10 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
     if let Some(words) = shebang(&real) {
         let inner = match words.as_slice() {
             [env, name, ..] if Path::new(env).file_name() == Some(OsStr::new("env")) => {
-                Some(find_interpreter(OsStr::new(name), dir, depth + 1))
+                Some(find_interpreter(OsStr::new(name), dir, depth + 1, true))
             }
             [program, ..] if Path::new(program).is_absolute() && Path::new(program) != real => {
-                Some(find_interpreter(OsStr::new(program), dir, depth + 1))
+                Some(find_interpreter(OsStr::new(program), dir, depth + 1, true))
             }
             _ => None,
         };
@@ -194,6 +206,9 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8) -> Interpreter {
 fn shebang(path: &Path) -> Option<Vec<String>> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
@@ -313,28 +328,29 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
     out
 }
 
-/// The first link among the components `entry` names itself, taken from
-/// `base` (those after the `..` it starts with, if any), with where it
-/// points; `None` when there is none. A folder named through a link in a
-/// class (`eve/src` a link to `../bob/src`, or to `/`) is a candidate's
+/// The first link among the components of `entry` (taken from `base` when
+/// relative) as written, but those that lead to `base` or a folder above it
+/// (the grader's), with where it points; `None` when there is none. A
+/// folder named through a link in a class (`eve/src` or
+/// `/class/eve/src`, a link to `../bob/src` or to `/`) is a candidate's
 /// choice of what its box sees, not the grader's.
 pub fn named_link(base: &Path, entry: &Path) -> Option<(PathBuf, PathBuf)> {
     use std::path::Component;
-    if entry.is_absolute() {
-        return None;
-    }
-    let ups = entry
-        .components()
-        .take_while(|c| matches!(c, Component::ParentDir | Component::CurDir))
-        .count();
-    let mut at: PathBuf = entry.components().take(ups).collect();
-    at = base.join(at);
-    for part in entry.components().skip(ups) {
+    let base = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+    let above = lexical(&base);
+    let mut at = if entry.is_absolute() {
+        PathBuf::new()
+    } else {
+        base.clone()
+    };
+    for part in entry.components() {
         if matches!(part, Component::CurDir) {
             continue;
         }
         at.push(part);
-        if let Ok(meta) = std::fs::symlink_metadata(&at)
+        if matches!(part, Component::Normal(_))
+            && !above.starts_with(lexical(&at))
+            && let Ok(meta) = std::fs::symlink_metadata(&at)
             && meta.file_type().is_symlink()
         {
             let to = std::fs::read_link(&at).unwrap_or_default();
@@ -420,13 +436,31 @@ mod tests {
             ("./judge", &dir),
             ("venv/bin/python3", &candidate),
         ] {
-            let found = find_interpreter(OsStr::new(word), at, 0);
+            let found = find_interpreter(OsStr::new(word), at, 0, false);
             assert_eq!(found.program, word);
             assert!(found.prefixes.is_empty(), "{word}: {found:?}");
         }
         let absolute = bin.join("python3");
-        let found = find_interpreter(absolute.as_os_str(), &dir, 0);
+        let found = find_interpreter(absolute.as_os_str(), &dir, 0, false);
         assert_eq!(found.program, absolute.as_os_str());
+        // Named from elsewhere (the grader's folder, no `dir`), by an
+        // absolute path or through `..`, directly or by a script's `#!`
+        // line: the same.
+        let script = dir.join("connectz");
+        std::fs::write(&script, format!("#!{}\n", fake.display())).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let grader = root.join("grader");
+        std::fs::create_dir(&grader).unwrap();
+        for word in [
+            script.as_os_str(),
+            OsStr::new("../dir/connectz"),
+            OsStr::new("../dir/venv/bin/python3"),
+            fake.as_os_str(),
+        ] {
+            let found = find_interpreter(word, &grader, 0, false);
+            assert_eq!(found.program, word);
+            assert!(found.prefixes.is_empty(), "{word:?}: {found:?}");
+        }
         assert!(!ran.exists(), "a candidate's program ran on the machine");
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -478,6 +512,13 @@ mod tests {
         );
         assert_eq!(named_link(&m, Path::new("../bob")), None);
         assert_eq!(named_link(&base, Path::new("/etc")), None);
+        // Absolute, the same below the base; the links above it (`above`
+        // itself) are the grader's.
+        assert_eq!(
+            named_link(&base, &base.join("eve/src/x")),
+            Some((base.join("eve/src"), PathBuf::from("../bob/src")))
+        );
+        assert_eq!(named_link(&m, &base.join("bob/src")), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -152,9 +152,22 @@ fn bad_manifests_and_templates_are_usage_errors() {
         "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = \"eve\"\npaths = [\"eve/data\"]\n",
     )
     .unwrap();
-    let cases: [(Vec<&str>, &str); 8] = [
+    let linked_absolute = scratch.path("linked-absolute.toml");
+    fs::write(
+        &linked_absolute,
+        format!(
+            "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = {:?}\n",
+            scratch.path("eve/src").to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let cases: [(Vec<&str>, &str); 9] = [
         (
             vec!["grade", linked.to_str().unwrap()],
+            "dir goes through a link",
+        ),
+        (
+            vec!["grade", linked_absolute.to_str().unwrap()],
             "dir goes through a link",
         ),
         (
