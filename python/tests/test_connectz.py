@@ -180,13 +180,19 @@ def test_the_cz_command_runs_the_toolbox(tmp_path):
     out = subprocess.run([cz, "--version"], capture_output=True, text=True)
     assert out.stdout.strip() == f"cz {connectz.__version__}"
     # cz check runs another implementation under supervisors that are this
-    # same command: the package's own connectz passes every case.
+    # same command: the package's own connectz passes every case. Named as a
+    # user names it, a bare name found on the PATH (its venv's bin), so that
+    # the box is given its install (a program named by a path is run as it
+    # is, its install not looked for: it may be a candidate's).
     connectz_cmd = command("connectz")
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(connectz_cmd) + os.pathsep + env.get("PATH", "")
     out = subprocess.run(
-        [cz, "check", "--seed", "1", "--", connectz_cmd],
+        [cz, "check", "--seed", "1", "--", "connectz"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env,
         timeout=600,
     )
     assert out.returncode == 0, out.stdout + out.stderr
