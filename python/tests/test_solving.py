@@ -342,10 +342,10 @@ def started_child(code):
     return child
 
 
-# A position of seven moves, one past the shipped book and in no line of the
-# perfect engine's plan: its exact score takes the search 88 M nodes
+# A position of eight moves, one past the shipped book and in no line of the
+# perfect engine's plan: its exact score takes the search 70 M nodes
 # (seconds), its columns' scores longer.
-LONG = "2551671"
+LONG = "25516715"
 
 
 @pytest.mark.parametrize(

@@ -552,7 +552,7 @@ pub fn classic() -> &'static Arc<Book> {
 }
 
 /// The depth of the shipped book.
-pub const CLASSIC_DEPTH: usize = 6;
+pub const CLASSIC_DEPTH: usize = 7;
 
 #[cfg(test)]
 mod tests {

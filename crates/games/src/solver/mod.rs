@@ -704,7 +704,7 @@ mod tests {
     #[test]
     fn a_search_that_gives_up_says_so() {
         // Past the book: searched, and the budget stops it.
-        let p = Position::from_moves(Shape::CLASSIC, "4444443").unwrap();
+        let p = Position::from_moves(Shape::CLASSIC, "43443344").unwrap();
         let mut solver = Solver::with_table_mb(2);
         assert_eq!(solver.solve_within(&p, false, 5_000), None);
         assert!(solver.nodes() >= 5_000 && solver.nodes() < 5_000 + 2_048);
