@@ -108,6 +108,8 @@ pub(crate) enum Goal {
     Sign,
     /// Whether the score is at least this value.
     AtLeast(i32),
+    /// The exact score, known to lie in `[lo, hi]`.
+    Between(i32, i32),
 }
 
 /// The positions far from the end that some thread is searching, for
@@ -265,7 +267,7 @@ impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
         if !(p.own_wins::<L>(&self.g) & p.possible(&self.g)).is_zero() {
             let score = win_score(cells, p.moves);
             return match goal {
-                Goal::Exact => score,
+                Goal::Exact | Goal::Between(..) => score,
                 Goal::Sign => score.signum(),
                 Goal::AtLeast(v) => i32::from(score >= v),
             };
@@ -279,6 +281,10 @@ impl<'a, W: Word, L: RunDetector<W>> Search<'a, W, L> {
         self.root_moves = p.moves;
         match goal {
             Goal::Exact => {}
+            Goal::Between(lo, hi) => {
+                min = min.max(lo);
+                max = max.min(hi);
+            }
             Goal::Sign => {
                 min = min.max(-1);
                 max = max.min(1);
