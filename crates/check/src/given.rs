@@ -33,13 +33,14 @@ pub fn env_entry(entry: &str) -> Result<(OsString, OsString), String> {
 
 /// A path given to a candidate's box read-only: `$NAME` is the grader's
 /// variable's value, a relative path is taken from `base`; it must exist,
-/// and must not be named through a link below `base` and the folders above
-/// it (`eve/data` a link to `..` or to `/`: in a class, a candidate's
-/// choice).
+/// must not be named through a link below `base` and the folders above it
+/// (`eve/data` a link to `..` or to `/`: in a class, a candidate's choice),
+/// and must not lie in a folder of the kernel's (`/dev/shm`: a box has its
+/// own).
 ///
 /// # Errors
-/// An unset variable, a path that does not exist, or one named through a
-/// link: why.
+/// An unset variable, a path that does not exist, one named through a
+/// link, or one in the kernel's folders: why.
 pub fn path_entry(entry: &str, base: &Path) -> Result<PathBuf, String> {
     let text = match entry.strip_prefix('$') {
         Some(name) => std::env::var_os(name)
@@ -59,6 +60,11 @@ pub fn path_entry(entry: &str, base: &Path) -> Result<PathBuf, String> {
         return Err(format!(
             "paths {entry:?}: {} does not exist",
             path.display()
+        ));
+    }
+    if let Some(kernel) = connectz_sandbox::program::in_kernel(&path) {
+        return Err(format!(
+            "paths {entry:?}: lies in {kernel}, which a box has its own of, never the machine's"
         ));
     }
     Ok(path)
@@ -89,5 +95,14 @@ mod tests {
         assert!(path_entry("$CZ_NO_SUCH_VARIABLE_HERE", base).is_err());
         let home = std::env::var("PATH").is_ok();
         assert!(home);
+        // The kernel's folders, which a box has its own of: refused, as
+        // named or reached through `..`.
+        for kernel in ["/dev/shm", "/proc/sys", "/usr/../dev/null", "../run"] {
+            let err = path_entry(kernel, base).unwrap_err();
+            assert!(
+                err.contains("which a box has its own of"),
+                "{kernel}: {err}"
+            );
+        }
     }
 }

@@ -92,8 +92,9 @@ const MANIFEST_LIMIT: u64 = 1 << 20;
 ///
 /// # Errors
 /// The file cannot be read or parsed, holds no candidate, two with one
-/// name, an empty name or command, a `dir` that is not a folder or is
-/// named through a link, or a path of `paths` named through one.
+/// name, an empty name or command, a `dir` that is not a folder, is
+/// named through a link or lies in a folder of the kernel's (`/dev/shm`),
+/// or a path of `paths` named through one or lying in one.
 pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
     use std::io::Read;
     let mut text = String::new();
@@ -135,6 +136,17 @@ pub fn manifest(path: &Path) -> io::Result<Vec<Entry>> {
                     shown(path.as_os_str().as_encoded_bytes()),
                     shown(&m.name),
                     shown(dir.as_os_str().as_encoded_bytes())
+                )));
+            }
+            if let Some(kernel) = dir
+                .as_deref()
+                .and_then(|d| std::path::absolute(d).ok())
+                .and_then(|d| connectz_sandbox::program::in_kernel(&d))
+            {
+                return Err(invalid(format!(
+                    "{}: candidate \"{}\": dir lies in {kernel}, which a box has its own of, never the machine's (move the folder)",
+                    shown(path.as_os_str().as_encoded_bytes()),
+                    shown(&m.name),
                 )));
             }
             let answer = match m.answer {

@@ -36,8 +36,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use super::program::lexical;
 pub use super::program::{ETC, SYSTEM};
+use super::program::{in_kernel, lexical};
 
 /// Where a box finds the files it is given.
 pub const INBOX: &str = "/run/cz";
@@ -324,7 +324,7 @@ impl BoxSpec<'_> {
         own.dedup_by(|a, b| a.1 == b.1);
         own.retain(|(_, at)| {
             !SYSTEM.iter().any(|s| at.starts_with(s))
-                && !KERNEL.iter().any(|k| at.starts_with(k))
+                && in_kernel(at).is_none()
                 && !PRIVATE
                     .iter()
                     .any(|(place, _)| Path::new(place).starts_with(at))
@@ -407,10 +407,6 @@ fn ways(own: &[(&Path, PathBuf)], dir: &Path) -> Vec<PathBuf> {
     ways.dedup();
     ways
 }
-
-/// The kernel's folders: a box has its own `/proc`, `/dev` and `/run`, and
-/// no `/sys`; none is ever bound from the host.
-const KERNEL: [&str; 4] = ["/proc", "/sys", "/dev", "/run"];
 
 /// The options of bubblewrap this crate writes, with how many arguments
 /// each takes: what the supervisor reads to find the folders it binds.

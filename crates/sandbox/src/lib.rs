@@ -336,24 +336,20 @@ impl Sandbox {
                         // with `sub` a link to `/`): the box would see
                         // where it leads.
                         for word in program.command.iter().skip(skip) {
-                            let path = dir.join(word);
-                            let word = Path::new(word);
-                            let folder_named = if path.is_dir() {
-                                Some(word)
-                            } else {
-                                word.parent()
+                            let Ok(path) = std::path::absolute(dir.join(word)) else {
+                                continue;
                             };
-                            if let Ok(real) = std::path::absolute(&path)
-                                && real.exists()
-                                && !real.starts_with(&self.scratch)
-                                && folder_named
-                                    .is_none_or(|f| program::named_link(&dir, f).is_none())
-                            {
-                                let folder = if real.is_dir() {
-                                    real
-                                } else {
-                                    real.parent().map(Path::to_path_buf).unwrap_or(real)
-                                };
+                            if !path.exists() || path.starts_with(&self.scratch) {
+                                continue;
+                            }
+                            // The folder it names, and the one bound.
+                            let word = Path::new(word);
+                            let (named, folder) = if path.is_dir() {
+                                (Some(word), path.clone())
+                            } else {
+                                (word.parent(), path.parent().unwrap_or(&path).to_path_buf())
+                            };
+                            if named.is_none_or(|f| program::named_link(&dir, f).is_none()) {
                                 own.push(folder);
                             }
                         }

@@ -66,6 +66,18 @@ pub fn in_system(path: &Path) -> bool {
     SYSTEM.iter().any(|s| path.starts_with(s))
 }
 
+/// The kernel's folders: a box has its own `/proc`, `/dev` and `/run`, and
+/// no `/sys`; none is ever bound from the host.
+pub const KERNEL: [&str; 4] = ["/proc", "/sys", "/dev", "/run"];
+
+/// The kernel's folder `path` lies in (with `..` taken out as written), if
+/// any: what a box never has of the host's, so a candidate's folder or a
+/// path given there cannot be.
+pub fn in_kernel(path: &Path) -> Option<&'static str> {
+    let path = lexical(path);
+    KERNEL.into_iter().find(|k| path.starts_with(k))
+}
+
 /// Where a command's interpreter is: the program the box runs, and the
 /// folders it needs outside the system's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -128,27 +140,9 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8, trusted: bool) -> Inter
     if depth > 4 {
         return as_given;
     }
-    let path = if word.as_encoded_bytes().contains(&b'/') {
-        let path = dir.join(word);
-        // In the candidate's own folder, which the box has, as written or
-        // where its links lead: run as it is, in the box. Never run on the
-        // machine (a venv's Python there reads the venv's `.pth` files, the
-        // candidate's code) and never followed out of the folder (a link
-        // to the reference, or to a classmate's program, must not bring
-        // its folder into the box).
-        let mine = lexical(&path).starts_with(lexical(dir))
-            || match (path.canonicalize(), dir.canonicalize()) {
-                (Ok(real), Ok(dir)) => real.starts_with(dir),
-                _ => true,
-            };
-        if mine {
-            return as_given;
-        }
-        let system = in_system(&path) && path.canonicalize().is_ok_and(|real| in_system(&real));
-        if !trusted && !system {
-            return as_given;
-        }
-        path
+    let named = word.as_encoded_bytes().contains(&b'/');
+    let path = if named {
+        dir.join(word)
     } else {
         match on_path(word) {
             Some(path) => path,
@@ -158,7 +152,21 @@ fn find_interpreter(word: &OsStr, dir: &Path, depth: u8, trusted: bool) -> Inter
     let Ok(real) = path.canonicalize() else {
         return as_given;
     };
-    if in_system(&path) && in_system(&real) {
+    let system = in_system(&path) && in_system(&real);
+    if named {
+        // In the candidate's own folder, which the box has, as written or
+        // where its links lead: run as it is, in the box. Never run on the
+        // machine (a venv's Python there reads the venv's `.pth` files, the
+        // candidate's code) and never followed out of the folder (a link
+        // to the reference, or to a classmate's program, must not bring
+        // its folder into the box).
+        let mine = lexical(&path).starts_with(lexical(dir))
+            || dir.canonicalize().map_or(true, |dir| real.starts_with(dir));
+        if mine || !(trusted || system) {
+            return as_given;
+        }
+    }
+    if system {
         return Interpreter {
             program: path.into_os_string(),
             prefixes: Vec::new(),

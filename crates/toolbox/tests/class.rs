@@ -120,69 +120,51 @@ fn a_class_is_ranked_and_reported_in_four_forms() {
 #[test]
 fn bad_manifests_and_templates_are_usage_errors() {
     let scratch = Scratch::new("grade-usage");
-    let bad = scratch.path("bad.toml");
-    fs::write(&bad, "[[candidate]]\nname = \"a\"\n").unwrap();
-    let twice = scratch.path("twice.toml");
-    fs::write(
-        &twice,
-        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n",
-    )
-    .unwrap();
-    let nodir = scratch.path("nodir.toml");
-    fs::write(
-        &nodir,
-        "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\ndir = \"no/such/folder\"\n",
-    )
-    .unwrap();
+    // A manifest of one candidate named `name`, the rest of its table as
+    // given, written to `file` in the scratch folder.
+    let manifest = |file: &str, text: &str| -> String {
+        let path = scratch.path(file);
+        fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let bad = manifest("bad.toml", "[[candidate]]\nname = \"a\"\n");
+    let one = "[[candidate]]\nname = \"a\"\ncommand = [\"true\"]\n";
+    let twice = manifest("twice.toml", &format!("{one}{one}"));
+    let nodir = manifest("nodir.toml", &format!("{one}dir = \"no/such/folder\"\n"));
+    // A folder the box has its own of, never the machine's.
+    let kernel = manifest("kernel.toml", &format!("{one}dir = \"/dev/shm\"\n"));
     // A candidate's folder, or a path given, named through a link in the
     // class (a candidate's choice of what its box sees): refused.
     fs::create_dir_all(scratch.path("bob/src")).unwrap();
     fs::create_dir_all(scratch.path("eve")).unwrap();
     std::os::unix::fs::symlink("../bob/src", scratch.path("eve/src")).unwrap();
     std::os::unix::fs::symlink("..", scratch.path("eve/data")).unwrap();
-    let linked = scratch.path("linked.toml");
-    fs::write(
-        &linked,
-        "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = \"eve/src\"\n",
-    )
-    .unwrap();
-    let linked_path = scratch.path("linked-path.toml");
-    fs::write(
-        &linked_path,
-        "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = \"eve\"\npaths = [\"eve/data\"]\n",
-    )
-    .unwrap();
-    let linked_absolute = scratch.path("linked-absolute.toml");
-    fs::write(
-        &linked_absolute,
-        format!(
-            "[[candidate]]\nname = \"eve\"\ncommand = [\"true\"]\ndir = {:?}\n",
+    let linked = manifest("linked.toml", &format!("{one}dir = \"eve/src\"\n"));
+    let linked_path = manifest(
+        "linked-path.toml",
+        &format!("{one}dir = \"eve\"\npaths = [\"eve/data\"]\n"),
+    );
+    let linked_absolute = manifest(
+        "linked-absolute.toml",
+        &format!(
+            "{one}dir = {:?}\n",
             scratch.path("eve/src").to_str().unwrap()
         ),
-    )
-    .unwrap();
-    let cases: [(Vec<&str>, &str); 9] = [
+    );
+    let cases: [(Vec<&str>, &str); 10] = [
+        (vec!["grade", &linked], "dir goes through a link"),
+        (vec!["grade", &linked_absolute], "dir goes through a link"),
         (
-            vec!["grade", linked.to_str().unwrap()],
-            "dir goes through a link",
-        ),
-        (
-            vec!["grade", linked_absolute.to_str().unwrap()],
-            "dir goes through a link",
-        ),
-        (
-            vec!["grade", linked_path.to_str().unwrap()],
+            vec!["grade", &linked_path],
             "\"eve/data\": goes through a link",
         ),
+        (vec!["grade", &bad], "missing field `command`"),
+        (vec!["grade", &twice], "two candidates are named \"a\""),
+        (vec!["grade", &nodir], "is not a folder"),
         (
-            vec!["grade", bad.to_str().unwrap()],
-            "missing field `command`",
+            vec!["grade", &kernel],
+            "dir lies in /dev, which a box has its own of",
         ),
-        (
-            vec!["grade", twice.to_str().unwrap()],
-            "two candidates are named \"a\"",
-        ),
-        (vec!["grade", nodir.to_str().unwrap()], "is not a folder"),
         (vec!["grade", "no-such.toml"], "no-such.toml"),
         (
             vec!["grade", "--each", "python3 connectz.py", "a"],
