@@ -18,8 +18,9 @@
 //! that no run has ended and whose side to move cannot complete a run at
 //! once (those need no book), one of each mirror pair.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use crate::solver::{Position, PositionError, Shape};
@@ -30,7 +31,7 @@ pub struct Book {
     shape: Shape,
     depth: usize,
     weak: bool,
-    scores: HashMap<u128, i32>,
+    scores: HashMap<u128, i32, KeyHash>,
 }
 
 /// Why a book's text cannot be read.
@@ -152,46 +153,127 @@ pub(crate) fn whole_lines(text: &str) -> &str {
 /// Every position the book of `depth` holds, one of each mirror pair, in
 /// order of depth: its moves and the position.
 pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
-    positions_within(shape, depth, usize::MAX).unwrap_or_default()
+    let walk = Walk::new(shape, depth, usize::MAX).unwrap_or_default();
+    walk.held
+        .iter()
+        .map(|&i| (walk.moves(i), walk.nodes[i as usize].0))
+        .collect()
 }
 
-/// [`positions`], or `None` as soon as there are more than `most` (a
-/// packed book's header cannot make its reader enumerate without end).
-fn positions_within(shape: Shape, depth: usize, most: usize) -> Option<Vec<(String, Position)>> {
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut level = vec![(Vec::<usize>::new(), Position::new(shape))];
-    for d in 0..=depth {
-        let mut next = Vec::new();
-        for (moves, p) in level {
-            if !seen.insert(p.symmetric_key()) {
-                continue;
+/// The positions of the first `depth` moves, each met once (one of each
+/// mirror pair, the first the walk meets), in order of depth: each node
+/// the position, its parent's index and the column played from there.
+/// The book holds those of `held`: the ones whose side to move cannot
+/// complete a run at once. Moves are kept as the path to the root, not as
+/// text: reading the shipped book builds none (it took three quarters of
+/// the time to read it).
+#[derive(Default)]
+struct Walk {
+    nodes: Vec<(Position, u32, u8)>,
+    held: Vec<u32>,
+}
+
+impl Walk {
+    /// The walk, or `None` as soon as the book would hold more than `most`
+    /// (a packed book's header cannot make its reader enumerate without
+    /// end).
+    fn new(shape: Shape, depth: usize, most: usize) -> Option<Walk> {
+        let root = Position::new(shape);
+        let mut seen: HashSet<u128, KeyHash> = HashSet::default();
+        seen.insert(root.symmetric_key());
+        let mut walk = Walk {
+            nodes: vec![(root, u32::MAX, 0)],
+            held: Vec::new(),
+        };
+        let mut level = 0..1;
+        for d in 0..=depth {
+            if level.is_empty() {
+                break;
             }
-            if !p.can_win_next() {
-                if out.len() == most {
+            for i in level.clone() {
+                let p = walk.nodes[i].0;
+                let wins = p.winning_columns();
+                if wins == 0 {
+                    if walk.held.len() == most {
+                        return None;
+                    }
+                    walk.held.push(i as u32);
+                }
+                if d == depth || p.moves() == shape.cells() {
+                    continue;
+                }
+                for c in 0..shape.width {
+                    if p.can_play(c) && wins >> c & 1 == 0 {
+                        let mut child = p;
+                        child.play_column(c);
+                        if seen.insert(child.symmetric_key()) {
+                            walk.nodes.push((child, i as u32, c as u8));
+                        }
+                    }
+                }
+                if walk.nodes.len() - level.end > most.saturating_mul(shape.width) {
                     return None;
                 }
-                out.push((Position::moves_text(&moves), p));
             }
-            if d == depth || p.moves() == shape.cells() {
-                continue;
-            }
-            for c in 0..shape.width {
-                if p.can_play(c) && !p.is_winning_move(c) {
-                    let mut child = p;
-                    child.play_column(c);
-                    let mut line = moves.clone();
-                    line.push(c);
-                    next.push((line, child));
-                }
-            }
-            if next.len() > most.saturating_mul(shape.width) {
-                return None;
-            }
+            level = level.end..walk.nodes.len();
         }
-        level = next;
+        Some(walk)
     }
-    Some(out)
+
+    /// The moves of node `i`, as `cz solve` reads them.
+    fn moves(&self, mut i: u32) -> String {
+        let mut columns = Vec::new();
+        while i != u32::MAX {
+            let (_, parent, column) = self.nodes[i as usize];
+            if parent != u32::MAX {
+                columns.push(usize::from(column));
+            }
+            i = parent;
+        }
+        columns.reverse();
+        Position::moves_text(&columns)
+    }
+}
+
+/// Hashes the solver's position keys: a multiply and shifts (SplitMix64's
+/// finaliser), several times quicker than the standard library's SipHash,
+/// whose work was a third of reading the shipped book. The keys are the
+/// positions' own, which no input chooses beyond the positions it names.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyHash;
+
+impl BuildHasher for KeyHash {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+/// [`KeyHash`]'s hasher.
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = mix(self.0 ^ key as u64 ^ ((key >> 64) as u64).rotate_left(32));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// SplitMix64's finaliser: every bit of `z` moves every bit of the result.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The packed form's first bytes: a name and the version.
@@ -301,7 +383,7 @@ impl Book {
             shape,
             depth,
             weak,
-            scores: HashMap::new(),
+            scores: HashMap::default(),
         }
     }
 
@@ -389,11 +471,12 @@ impl Book {
     pub fn best(&self, p: &Position) -> Option<(usize, i32)> {
         let shape = self.shape;
         let mut best: Option<(i32, (u64, usize), usize)> = None;
+        let wins = p.winning_columns();
         for c in 0..shape.width {
             if !p.can_play(c) {
                 continue;
             }
-            let score = if p.is_winning_move(c) {
+            let score = if wins >> c & 1 == 1 {
                 let s = shape.win_score(p.moves());
                 if self.weak { s.signum() } else { s }
             } else {
@@ -476,31 +559,33 @@ impl Book {
         if weak > 1 {
             return Err(bad("its kind of score is neither exact nor signs"));
         }
-        let all = positions_within(shape, depth, count)
-            .filter(|all| all.len() == count)
+        let walk = Walk::new(shape, depth, count)
+            .filter(|walk| walk.held.len() == count)
             .ok_or_else(|| {
                 bad(&format!(
                     "{count} entries are not the number of positions of depth {depth}"
                 ))
             })?;
         let mut book = Book::new(shape, depth, weak == 1);
-        for ((_, p), &score) in all.iter().zip(scores) {
-            book.insert(p, i32::from(score as i8));
+        book.scores.reserve(count);
+        for (&i, &score) in walk.held.iter().zip(scores) {
+            book.insert(&walk.nodes[i as usize].0, i32::from(score as i8));
         }
-        book.check(&all)?;
+        book.check(&walk)?;
         Ok(book)
     }
 
     /// Every score in its range, and every position short of the depth the
     /// best of its children (r[solve.book]).
-    fn check(&self, all: &[(String, Position)]) -> Result<(), BookError> {
-        for (moves, p) in all {
+    fn check(&self, walk: &Walk) -> Result<(), BookError> {
+        for &i in &walk.held {
+            let p = &walk.nodes[i as usize].0;
             let stored = self.scores[&p.symmetric_key()];
             let cells = self.shape.cells();
             let (low, high) = score_range(p, self.weak);
             if stored < low || stored > high {
                 return Err(BookError::Inconsistent {
-                    moves: moves.clone(),
+                    moves: walk.moves(i),
                     stored,
                     children: None,
                 });
@@ -509,7 +594,7 @@ impl Book {
                 let children = self.best(p).map(|(_, s)| s);
                 if children != Some(stored) {
                     return Err(BookError::Inconsistent {
-                        moves: moves.clone(),
+                        moves: walk.moves(i),
                         stored,
                         children,
                     });
@@ -731,6 +816,63 @@ mod tests {
         }
     }
 
+    /// A whole book whose header says a depth past the frame's last move
+    /// (every position of the frame; here u32::MAX) is read once the
+    /// positions run out, not a level at a time to the depth it says.
+    #[test]
+    fn a_book_deeper_than_its_frame_is_read_to_its_last_position() {
+        let shape = Shape {
+            width: 3,
+            height: 3,
+            z: 3,
+        };
+        let book = whole(shape, 9, false);
+        let scores: Vec<u8> = positions(shape, 9)
+            .iter()
+            .map(|(_, p)| book.score(p).unwrap() as i8 as u8)
+            .collect();
+        let numbers = [3, 3, 3, u32::MAX as usize, 0, scores.len()];
+        let back = Book::from_packed(&pack(MAGIC, &numbers, &scores)).unwrap();
+        assert_eq!(back.depth(), u32::MAX as usize);
+        assert_eq!(back.len(), book.len());
+        assert_eq!(positions(shape, 1_000_000).len(), book.len());
+    }
+
+    /// Every position's winning columns are the columns whose move wins,
+    /// on random positions of several frames and run lengths.
+    #[test]
+    fn winning_columns_are_the_winning_moves() {
+        let mut state = 7u64;
+        let mut below = |n: usize| {
+            state = mix(state);
+            (state % n as u64) as usize
+        };
+        let mut wins = 0;
+        for (width, height, z) in [(7, 6, 4), (5, 4, 3), (9, 7, 5), (3, 10, 2)] {
+            let shape = Shape { width, height, z };
+            for _ in 0..200 {
+                let mut p = Position::new(shape);
+                for _ in 0..below(shape.cells() as usize) {
+                    let open: Vec<usize> = (0..width)
+                        .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                        .collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    p.play_column(open[below(open.len())]);
+                }
+                let want = (0..width)
+                    .filter(|&c| p.can_play(c) && p.is_winning_move(c))
+                    .fold(0u64, |bits, c| bits | 1 << c);
+                assert_eq!(p.winning_columns(), want, "{width}x{height}");
+                assert_eq!(p.can_win_next(), want != 0);
+                wins += usize::from(want != 0);
+            }
+        }
+        // Some positions have a win to take (else nothing was checked).
+        assert!(wins > 50, "{wins}");
+    }
+
     /// r[solve.book]: a packed book altered anywhere, cut short, of a
     /// header that would make its reader enumerate without end, or made
     /// wrongly (a score that is not the best of its children's, with a
@@ -782,9 +924,11 @@ mod tests {
         assert!(why.contains("children make it"), "{why}");
         // A leaf out of its range, checksum right.
         let mut wide = book.clone();
-        let (_, leaf) = positions(shape, 3).pop().unwrap();
+        let (moves, leaf) = positions(shape, 3).pop().unwrap();
         wide.insert(&leaf, 100);
-        assert!(refused(&wide.to_packed().unwrap()).contains("more than its moves allow"));
+        let why = refused(&wide.to_packed().unwrap());
+        assert!(why.contains("more than its moves allow"), "{why}");
+        assert!(why.contains(&format!("position {moves} ")), "{why}");
         // Another frame's book is another frame's: never asked of this one.
         let other = Book::from_packed(&packed).unwrap();
         assert_eq!(other.score(&Position::new(Shape::CLASSIC)), None);

@@ -25,7 +25,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::book::{
-    BookError, frame_words, number, pack, packed_shape, score_range, unpack, whole_lines,
+    BookError, KeyHash, frame_words, number, pack, packed_shape, score_range, unpack, whole_lines,
 };
 use crate::solver::{Position, Shape, column_char, column_of};
 
@@ -38,7 +38,7 @@ pub struct Plan {
     /// By the position's symmetric key: its moves as first written, its
     /// score, and its column, 0-based, for the position whose key is the
     /// symmetric key (the mirror plays the mirrored column).
-    entries: HashMap<u128, (String, i32, usize)>,
+    entries: HashMap<u128, (String, i32, usize), KeyHash>,
 }
 
 /// The plan's first line.
@@ -60,7 +60,7 @@ impl Plan {
         Plan {
             shape,
             plies,
-            entries: HashMap::new(),
+            entries: HashMap::default(),
         }
     }
 
@@ -176,7 +176,7 @@ impl Plan {
         let ends = |p: &Position| p.can_win_next() || p.moves() >= self.shape.cells();
         for d in 0..ply {
             let engine = d % 2 == ply % 2;
-            let mut seen = HashSet::new();
+            let mut seen: HashSet<u128, KeyHash> = HashSet::default();
             level.retain(|(_, p)| seen.insert(p.symmetric_key()));
             let mut next = Vec::new();
             for (moves, p) in level {
@@ -198,7 +198,7 @@ impl Plan {
             }
             level = next;
         }
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<u128, KeyHash> = HashSet::default();
         level.retain(|(_, p)| !ends(p) && seen.insert(p.symmetric_key()));
         Some(level)
     }

@@ -180,6 +180,19 @@ impl Position {
         self.own_wins() & self.p.possible(&self.g) & self.g.column(col) != 0
     }
 
+    /// The columns (0-based) where the side to move completes a run now,
+    /// as bits (column `c` is bit `c`): [`Position::is_winning_move`] of
+    /// every column at the cost of one.
+    pub fn winning_columns(&self) -> u64 {
+        let wins = self.own_wins() & self.p.possible(&self.g);
+        if wins == 0 {
+            return 0;
+        }
+        (0..self.g.width)
+            .filter(|&c| wins & self.g.column(c) != 0)
+            .fold(0, |bits, c| bits | 1 << c)
+    }
+
     /// True when the side to move can complete a run now.
     pub fn can_win_next(&self) -> bool {
         self.own_wins() & self.p.possible(&self.g) != 0
