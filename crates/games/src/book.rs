@@ -153,7 +153,7 @@ pub(crate) fn whole_lines(text: &str) -> &str {
 /// Every position the book of `depth` holds, one of each mirror pair, in
 /// order of depth: its moves and the position.
 pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
-    let walk = Walk::new(shape, depth, usize::MAX).unwrap_or_default();
+    let walk = PositionWalk::new(shape, depth, usize::MAX).unwrap_or_default();
     walk.held
         .iter()
         .map(|&i| (walk.moves(i), walk.nodes[i as usize].0))
@@ -168,20 +168,20 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
 /// text: reading the shipped book builds none (it took three quarters of
 /// the time to read it).
 #[derive(Default)]
-struct Walk {
+struct PositionWalk {
     nodes: Vec<(Position, u32, u8)>,
     held: Vec<u32>,
 }
 
-impl Walk {
+impl PositionWalk {
     /// The walk, or `None` as soon as the book would hold more than `most`
     /// (a packed book's header cannot make its reader enumerate without
     /// end).
-    fn new(shape: Shape, depth: usize, most: usize) -> Option<Walk> {
+    fn new(shape: Shape, depth: usize, most: usize) -> Option<PositionWalk> {
         let root = Position::new(shape);
         let mut seen: HashSet<u128, KeyHash> = HashSet::default();
         seen.insert(root.symmetric_key());
-        let mut walk = Walk {
+        let mut walk = PositionWalk {
             nodes: vec![(root, u32::MAX, 0)],
             held: Vec::new(),
         };
@@ -559,7 +559,7 @@ impl Book {
         if weak > 1 {
             return Err(bad("its kind of score is neither exact nor signs"));
         }
-        let walk = Walk::new(shape, depth, count)
+        let walk = PositionWalk::new(shape, depth, count)
             .filter(|walk| walk.held.len() == count)
             .ok_or_else(|| {
                 bad(&format!(
@@ -577,7 +577,7 @@ impl Book {
 
     /// Every score in its range, and every position short of the depth the
     /// best of its children (r[solve.book]).
-    fn check(&self, walk: &Walk) -> Result<(), BookError> {
+    fn check(&self, walk: &PositionWalk) -> Result<(), BookError> {
         for &i in &walk.held {
             let p = &walk.nodes[i as usize].0;
             let stored = self.scores[&p.symmetric_key()];
