@@ -261,7 +261,11 @@ pub fn column_score(
     }
     let mut child = p;
     child.play_column(column);
-    let score = match plan::classic().get(&child) {
+    // The plan is of 7 x 6: read only there.
+    let planned = (shape == Shape::CLASSIC)
+        .then(|| plan::classic().get(&child))
+        .flatten();
+    let score = match planned {
         Some((_, score)) => score,
         None => solver.solve(&child, false),
     };

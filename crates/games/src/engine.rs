@@ -161,9 +161,11 @@ pub fn try_choose_timed(
         }
         Level::Perfect => {
             // The plan (7 x 6: every position the engine can meet in the
-            // first plies); else the solver.
-            let plan = crate::plan::classic();
-            if let Some((column, score)) = plan.get(&p) {
+            // first plies; read only there); else the solver.
+            let planned = (p.shape() == Shape::CLASSIC)
+                .then(|| crate::plan::classic().get(&p))
+                .flatten();
+            if let Some((column, score)) = planned {
                 return Some(Choice {
                     column,
                     evaluation: format!("{} (opening plan)", exact_words(score, cells)),

@@ -291,7 +291,19 @@ pub struct Solver {
     shape: Option<Shape>,
     cancel: Option<Arc<AtomicBool>>,
     /// Scores looked up rather than searched (r[solve.book]).
-    book: Option<Arc<Book>>,
+    book: BookChoice,
+}
+
+/// The book a solver consults.
+enum BookChoice {
+    /// The [shipped book](crate::book::classic), read when a 7 x 6
+    /// position is first asked of it (a solver of other frames, or one
+    /// told to search every position, never reads it).
+    Shipped,
+    /// A book given.
+    Given(Arc<Book>),
+    /// None: every position is searched.
+    Without,
 }
 
 impl Default for Solver {
@@ -326,7 +338,7 @@ impl Solver {
             nodes: 0,
             shape: None,
             cancel: None,
-            book: Some(crate::book::classic().clone()),
+            book: BookChoice::Shipped,
         })
     }
 
@@ -335,14 +347,14 @@ impl Solver {
     /// holds early 7 x 6 positions). A book of another frame is never
     /// consulted; one of signs only answers only weak searches.
     pub fn with_book(mut self, book: Arc<Book>) -> Solver {
-        self.book = Some(book);
+        self.book = BookChoice::Given(book);
         self
     }
 
     /// Searches every position, the book's too (to measure or check the
     /// search itself).
     pub fn without_book(mut self) -> Solver {
-        self.book = None;
+        self.book = BookChoice::Without;
         self
     }
 
@@ -464,7 +476,11 @@ impl Solver {
     /// What the book says `goal` is at `p`, if it holds `p` (or its mirror
     /// image) with the scores `goal` needs (r[solve.book]).
     fn book_answer(&self, p: &Position, goal: Goal) -> Option<i32> {
-        let book = self.book.as_deref()?;
+        let book: &Book = match &self.book {
+            BookChoice::Shipped if p.shape() == Shape::CLASSIC => crate::book::classic(),
+            BookChoice::Given(book) => book,
+            _ => return None,
+        };
         let score = book.score(p)?;
         match goal {
             Goal::Sign => Some(score.signum()),

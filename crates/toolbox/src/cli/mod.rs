@@ -188,8 +188,8 @@ impl SearchArgs {
     }
 
     /// The book to consult (r[solve.book]): the one named, checked and of
-    /// the frame; none with --no-book; else the shipped one (which only a
-    /// 7 x 6 frame with runs of 4 consults).
+    /// the frame; none with --no-book; else the shipped one on 7 x 6 with
+    /// runs of 4 (read only then), and none on other frames.
     fn book(
         &self,
         shape: connectz_games::solver::Shape,
@@ -199,7 +199,8 @@ impl SearchArgs {
             return Ok(None);
         }
         let Some(path) = &self.book else {
-            return Ok(Some(book::classic().clone()));
+            let classic = shape == connectz_games::solver::Shape::CLASSIC;
+            return Ok(classic.then(|| book::classic().clone()));
         };
         let bytes =
             std::fs::read(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
