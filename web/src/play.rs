@@ -237,7 +237,8 @@ pub fn engine_move(
 /// The exact score (r[solve.score]) for the side to move after `moves` if
 /// it plays `column` (0-based): `None` when the column is full; the score of
 /// the win when the counter completes a run; else minus the score of the
-/// position it leaves, from the 7 x 6 plan when that has it, else solved.
+/// position it leaves, from the 7 x 6 plan when that has it, else as
+/// [`Solver::score_of_column`] gives it (the book's bound included).
 /// `cz solve` prints the same number for that position, negated.
 ///
 /// # Errors
@@ -253,23 +254,15 @@ pub fn column_score(
     if column >= shape.width {
         return Err(format!("column {} is not in the frame", column + 1));
     }
-    if !p.can_play(column) {
-        return Ok(None);
-    }
-    if p.is_winning_move(column) {
-        return Ok(Some(shape.win_score(p.moves())));
-    }
-    let mut child = p;
-    child.play_column(column);
     // The plan is of 7 x 6: read only there.
-    let planned = (shape == Shape::CLASSIC)
-        .then(|| plan::classic().get(&child))
-        .flatten();
-    let score = match planned {
-        Some((_, score)) => score,
-        None => solver.solve(&child, false),
+    let planned = if shape == Shape::CLASSIC && p.can_play(column) && !p.is_winning_move(column) {
+        let mut child = p;
+        child.play_column(column);
+        plan::classic().get(&child).map(|(_, score)| -score)
+    } else {
+        None
     };
-    Ok(Some(-score))
+    Ok(planned.or_else(|| solver.score_of_column(&p, column, false)))
 }
 
 /// A column's score, for the page.

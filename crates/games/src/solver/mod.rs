@@ -533,30 +533,35 @@ impl Solver {
     }
 
     /// Scores of every column (0-based) for the side to move; `None` for a
-    /// full column. When the book holds `p`'s exact score `s`, no column
-    /// scores more, so each reply is searched knowing its score is at least
-    /// `-s` (at a position of 7 moves on 7 x 6, about a tenth fewer nodes:
-    /// `cargo bench -p connectz-games --bench analysis`).
+    /// full column: [`Solver::score_of_column`] of each.
     pub fn analyze(&mut self, p: &Position, weak: bool) -> Vec<Option<i32>> {
-        let cells = p.shape().cells();
-        let reply = match self.book_answer(p, Goal::Exact) {
-            Some(s) if !weak => Goal::Between(-s, i32::MAX),
-            _ if weak => Goal::Sign,
-            _ => Goal::Exact,
-        };
         (0..p.shape().width)
-            .map(|col| {
-                if !p.can_play(col) {
-                    None
-                } else if p.is_winning_move(col) {
-                    Some(win_score(cells, p.moves()))
-                } else {
-                    let mut next = *p;
-                    next.play_column(col);
-                    Some(-self.search_for(&next, reply, u64::MAX).unwrap_or(0))
-                }
-            })
+            .map(|col| self.score_of_column(p, col, weak))
             .collect()
+    }
+
+    /// The score for the side to move if it plays `col` (0-based; with
+    /// `weak`, its sign, but for a win at once): `None` for a full column
+    /// or one not in the frame.
+    /// When the book holds `p`'s exact score `s`, no column scores more, so
+    /// the reply is searched knowing its score is at least `-s` (at a
+    /// position of 7 moves on 7 x 6, about a tenth fewer nodes: `cargo
+    /// bench -p connectz-games --bench analysis`).
+    pub fn score_of_column(&mut self, p: &Position, col: usize, weak: bool) -> Option<i32> {
+        if col >= p.shape().width || !p.can_play(col) {
+            return None;
+        }
+        if p.is_winning_move(col) {
+            return Some(win_score(p.shape().cells(), p.moves()));
+        }
+        let reply = match self.book_answer(p, Goal::Exact) {
+            _ if weak => Goal::Sign,
+            Some(s) => Goal::Between(-s, i32::MAX),
+            None => Goal::Exact,
+        };
+        let mut next = *p;
+        next.play_column(col);
+        Some(-self.search_for(&next, reply, u64::MAX).unwrap_or(0))
     }
 }
 
