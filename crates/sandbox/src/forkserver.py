@@ -18,19 +18,41 @@
 # time it waited for a core). After each run, its process group and any
 # process it left behind (this server is their subreaper) are killed and
 # reaped, and in a box its /tmp, /var/tmp and /dev/shm are emptied.
+#
+# Nothing of the candidate's runs in this server, only in its runs: cz
+# starts it with -I (no script folder or PYTHONPATH on its path), and with
+# -S (no site-packages, whose .pth files are code) when the Python is named
+# by a path, which may be a venv of the candidate's. It imports everything
+# it needs here, from the interpreter's own library, and each run, once
+# forked, puts the script's folder and PYTHONPATH first on its path and,
+# after -S, reads its site-packages (site.main()), as a fresh interpreter
+# does. (A candidate's ctypes.py once took this server over through its
+# own imports: found by a hostile review.)
+import atexit
 import os
+import resource
+import runpy
+import select
+import site
 import sys
 import time
+import traceback
+
+try:
+    import ctypes
+    LIBC = ctypes.CDLL(None)
+except Exception:
+    LIBC = None
 
 OUTPUT = 1 << 20
 
 
 def prctl(option, value):
+    """Sets a process option; False when it cannot."""
     try:
-        import ctypes
-        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+        return LIBC is not None and LIBC.prctl(option, value, 0, 0, 0) == 0
     except Exception:
-        pass
+        return False
 
 
 def orphans(me):
@@ -179,10 +201,14 @@ def run(script, case, out, err, limit):
         os.dup2(out, 1)
         os.dup2(err, 2)
         os.closerange(3, 1 << 16)
-        import resource
         net = int(limit) * 2 + 2
         resource.setrlimit(resource.RLIMIT_CPU, (net, net + 1))
-        import runpy
+        # The path a fresh `python SCRIPT` has: the script's folder, then
+        # PYTHONPATH, then the library, then site-packages.
+        extra = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        sys.path[0:0] = [os.path.dirname(os.path.abspath(script))] + [p for p in extra if p]
+        if sys.flags.no_site:
+            site.main()
         sys.argv = [script, os.fsdecode(case)]
         try:
             runpy.run_path(script, run_name="__main__")
@@ -196,10 +222,8 @@ def run(script, case, out, err, limit):
                 print(e.code, file=sys.stderr)
                 code = 1
         except BaseException:
-            import traceback
             traceback.print_exc()
             code = 1
-        import atexit
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -222,7 +246,6 @@ def wait(pid, limit, boxed):
             watch = os.pidfd_open(pid)
         except OSError:
             watch = None
-    import select
     timed_out = False
     pause = 0.001
     me = os.getpid()
@@ -266,9 +289,12 @@ def main():
     if boxed:
         args = args[1:]
     script = args[0]
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
     prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
-    prctl(4, 0)  # PR_SET_DUMPABLE: no run may trace this server
+    # PR_SET_DUMPABLE: no run may trace this server, or write its memory.
+    # A server that cannot say so does not serve: cz runs each case fresh.
+    if not prctl(4, 0):
+        sys.stderr.write("forkserver: cannot make this server undumpable\n")
+        sys.exit(2)
     requests = os.fdopen(0, "rb", buffering=0)
     line = b""
     while True:

@@ -27,7 +27,7 @@
 //! the server to fresh runs: see `faithful` in `connectz-check`.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -44,6 +44,23 @@ use super::{
     backstop,
 };
 
+/// True when the interpreter `word` names, run in `dir`, is the grader's:
+/// found on the grader's `PATH` by a bare name, or a file whose real path
+/// (its links followed) lies in the system's folders (a venv's `python3`,
+/// a link to the system's). A fork server measures its runs itself, so a
+/// candidate's own program named `python3` must not be one: it could
+/// report any time it likes. Its cases run fresh, each measured by the
+/// supervisor.
+pub fn trusted_python(dir: &Path, word: &OsStr) -> bool {
+    use super::program::{in_system, on_path};
+    if !word.as_encoded_bytes().contains(&b'/') {
+        return on_path(word).is_some();
+    }
+    dir.join(word)
+        .canonicalize()
+        .is_ok_and(|real| in_system(&real))
+}
+
 /// The server's program, written to its box's inbox.
 const SCRIPT: &str = include_str!("forkserver.py");
 
@@ -54,13 +71,15 @@ const ANSWER: Duration = Duration::from_secs(10);
 pub(super) type ServerKey = Program;
 
 /// True when `command` runs a Python script, `python SCRIPT` (or
-/// `python3`, `python3.12`, a path to one of them), and SCRIPT, a `.py`
-/// file, exists.
+/// `python3`, `python3.12`, a path to one of them), SCRIPT, a `.py` file,
+/// exists, and the Python is one the grader can trust to hold its runs to
+/// their limits ([`trusted_python`]).
 pub fn is_python_script(dir: Option<&Path>, command: &[OsString]) -> bool {
     let [program, script] = command else {
         return false;
     };
-    let python = super::program::is_python(program);
+    let python = super::program::is_python(program)
+        && trusted_python(dir.unwrap_or(Path::new(".")), program);
     let script_path = Path::new(script);
     let script_ok = script_path.extension().is_some_and(|e| e == "py")
         && !script.to_string_lossy().starts_with('-')
@@ -248,7 +267,16 @@ impl Server {
         fs::write(&script, SCRIPT).ok()?;
         fs::set_permissions(&script, fs::Permissions::from_mode(0o444)).ok()?;
         let boxed = matches!(sandbox.isolation, Isolation::Bubblewrap { .. });
-        let mut words = vec![command[0].clone()];
+        // Nothing of the candidate's is imported or read before a run is
+        // forked (see forkserver.py): -I (no script folder or PYTHONPATH on
+        // the server's path), and -S (no site-packages, whose .pth files
+        // are code) for a Python named by a path, which may be a venv of
+        // the candidate's; a bare name found on the grader's PATH has the
+        // grader's site-packages, read once here and not at every run.
+        let mut words = vec![command[0].clone(), "-I".into()];
+        if command[0].as_encoded_bytes().contains(&b'/') {
+            words.push("-S".into());
+        }
         if boxed {
             words.push(Path::new(INBOX).join("forkserver.py").into());
             words.push("--box".into());
@@ -432,8 +460,16 @@ mod tests {
         fs::write(dir.join("c.py"), "print(1)\n").unwrap();
         let d = Some(dir.as_path());
         assert!(is_python_script(d, &os(&["python3", "c.py"])));
-        assert!(is_python_script(d, &os(&["python", "c.py"])));
-        assert!(is_python_script(d, &os(&["/usr/bin/python3.11", "c.py"])));
+        assert!(is_python_script(d, &os(&["/usr/bin/python3", "c.py"])));
+        // A link to the system's Python (a venv's) is the system's; a
+        // candidate's own program named python3 is not trusted to measure
+        // its runs, nor is one not found on the PATH.
+        fs::create_dir_all(dir.join("venv/bin")).unwrap();
+        std::os::unix::fs::symlink("/usr/bin/python3", dir.join("venv/bin/python3")).unwrap();
+        assert!(is_python_script(d, &os(&["venv/bin/python3", "c.py"])));
+        fs::write(dir.join("python3"), "#!/bin/sh\n").unwrap();
+        assert!(!is_python_script(d, &os(&["./python3", "c.py"])));
+        assert!(!is_python_script(d, &os(&["python3.99", "c.py"])));
         assert!(!is_python_script(d, &os(&["python3", "missing.py"])));
         assert!(!is_python_script(d, &os(&["python3", "-u", "c.py"])));
         assert!(!is_python_script(d, &os(&["python3"])));

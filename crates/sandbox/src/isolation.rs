@@ -277,6 +277,14 @@ pub(super) struct BoxSpec<'a> {
     pub memory: u64,
     /// Whether bubblewrap takes `--disable-userns`.
     pub no_userns: bool,
+    /// The command is the box's first process, its pid 1, with no init of
+    /// bubblewrap's before it (`--as-pid-1`): a fork server's box. That
+    /// init runs as the box's own user and can be traced, so a run could
+    /// write its memory through `/proc/1/mem` and make it the candidate's
+    /// program, holding the server's pipes to cz (found by a hostile
+    /// review). As pid 1 the server is not dumpable, and no signal from
+    /// inside the box ends it.
+    pub as_pid_1: bool,
 }
 
 /// The box's fresh places and their share of its memory: `/tmp` half,
@@ -290,6 +298,9 @@ impl BoxSpec<'_> {
         let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
         let os = |s: &'static str| OsStr::new(s);
         push(&NAMESPACES.map(OsStr::new));
+        if self.as_pid_1 {
+            push(&[OsStr::new("--as-pid-1")]);
+        }
         a.extend(hardening(self.no_userns));
         let mut push = |words: &[&OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
         push(&[os("--clearenv")]);
@@ -414,6 +425,7 @@ pub(super) fn arity(option: &OsStr) -> Option<usize> {
     Some(match option.to_str()? {
         "--unshare-user"
         | "--unshare-pid"
+        | "--as-pid-1"
         | "--unshare-net"
         | "--unshare-ipc"
         | "--unshare-uts"
@@ -445,6 +457,7 @@ mod tests {
             processes: 64,
             memory: 1 << 30,
             no_userns: true,
+            as_pid_1: false,
         }
     }
 

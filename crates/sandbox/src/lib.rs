@@ -372,6 +372,8 @@ impl Sandbox {
                     processes: self.limits.processes,
                     memory: self.limits.memory,
                     no_userns: *no_userns,
+                    // Only a fork server's box has an inbox.
+                    as_pid_1: inbox.is_some(),
                 };
                 let mode = if *own_user { "boxed-own-user" } else { "boxed" };
                 Some((mode, spec.argv(bwrap)))
