@@ -96,6 +96,46 @@ pub fn clean_up_on_interrupt() {
     }
 }
 
+/// A folder made now in `within` by this process alone, of `mode`: one
+/// `mkdir` of a name no one can guess (a random word after the pid), which
+/// fails when the name exists, so no one else can have made it first or put
+/// a link in its place (a folder of a known name, removed and made again,
+/// could be raced by a local user in a shared `/tmp`, who then owned the
+/// folder root writes its runs' files in).
+fn own_folder(within: &Path, mode: u32) -> io::Result<PathBuf> {
+    use std::hash::BuildHasher;
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+    let mut taken = None;
+    for attempt in 0u32..64 {
+        // `RandomState` is keyed by the system's randomness.
+        let word = std::hash::RandomState::new().hash_one((attempt, Instant::now()));
+        let path = within.join(format!("cz-check-{}-{word:016x}", std::process::id()));
+        match fs::DirBuilder::new().mode(0o700).create(&path) {
+            Ok(()) => {
+                // The mode through the folder itself, opened without
+                // following a link: the umask may have taken bits of it.
+                let flags = nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_NOFOLLOW;
+                let folder = fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(flags.bits())
+                    .open(&path)?;
+                let meta = folder.metadata()?;
+                if !meta.is_dir() || meta.uid() != nix::unistd::geteuid().as_raw() {
+                    return Err(io::Error::other(format!(
+                        "{} is not the folder just made",
+                        path.display()
+                    )));
+                }
+                folder.set_permissions(fs::Permissions::from_mode(mode))?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => taken = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(taken.unwrap_or_else(|| io::Error::other("no folder made")))
+}
+
 /// Runs commands under [`Limits`], through the supervisor at `supervisor`
 /// (the `cz` binary), each in a box of its own when isolation is in force,
 /// with files in a scratch folder of its own.
@@ -113,23 +153,19 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// A sandbox whose scratch folder is `scratch` (made now, readable by
-    /// its owner alone, and as root passable by others, whom it does not
-    /// let list it; removed when the sandbox is dropped), isolating runs as
-    /// `isolation` says.
+    /// A sandbox whose scratch folder is a new one in `within`, named
+    /// `cz-check-<pid>-<random>` (readable by its owner alone, and as root
+    /// passable by others, whom it does not let list it; removed when the
+    /// sandbox is dropped), isolating runs as `isolation` says.
     ///
     /// # Errors
     /// The folder cannot be made.
     pub fn new(
         supervisor: PathBuf,
-        scratch: PathBuf,
+        within: &Path,
         limits: Limits,
         isolation: Isolation,
     ) -> io::Result<Sandbox> {
-        use std::os::unix::fs::DirBuilderExt;
-        // Absolute: runs in other folders name their files by it.
-        let scratch = std::path::absolute(scratch)?;
-        let _ = fs::remove_dir_all(&scratch);
         // As root, others may pass through it (not list it): a box of a
         // user of its own is given a game file of it without staging.
         let mode = if nix::unistd::geteuid().is_root() {
@@ -137,11 +173,8 @@ impl Sandbox {
         } else {
             0o700
         };
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(mode)
-            .create(&scratch)?;
-        fs::set_permissions(&scratch, std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+        // Absolute: runs in other folders name their files by it.
+        let scratch = own_folder(&std::path::absolute(within)?, mode)?;
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.push(scratch.clone());
         }
@@ -547,5 +580,45 @@ pub fn own_program() -> io::Result<PathBuf> {
     match OWN_PROGRAM.get() {
         Some(path) => Ok(path.clone()),
         None => std::env::current_exe(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_scratch_folder_is_new_its_own_and_of_its_mode() {
+        let within = std::env::temp_dir().join(format!("cz-own-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&within);
+        fs::create_dir(&within).unwrap();
+        let made: Vec<PathBuf> = (0..20)
+            .map(|_| own_folder(&within, 0o711).unwrap())
+            .collect();
+        let mut names: Vec<_> = made.iter().map(|p| p.file_name().unwrap()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 20, "a name came twice: {made:?}");
+        for path in &made {
+            let meta = fs::symlink_metadata(path).unwrap();
+            assert!(meta.is_dir());
+            assert_eq!(
+                meta.permissions().mode() & 0o7777,
+                0o711,
+                "{}",
+                path.display()
+            );
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let word = name
+                .strip_prefix(&format!("cz-check-{}-", std::process::id()))
+                .unwrap();
+            assert_eq!(word.len(), 16, "{name}");
+        }
+        // A folder that is not there is an error, not a folder made on the way.
+        let gone = within.join("not-there");
+        assert!(own_folder(&gone, 0o700).is_err());
+        assert!(!gone.exists());
+        fs::remove_dir_all(&within).unwrap();
     }
 }

@@ -185,13 +185,23 @@ fn an_interrupted_check_leaves_nothing_behind() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let scratch = std::env::temp_dir().join(format!("cz-check-{}", child.id()));
+    // Its scratch folder: a random word after its pid.
+    let prefix = format!("cz-check-{}-", child.id());
+    let made = || -> Vec<std::path::PathBuf> {
+        fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+            .map(|e| e.path())
+            .collect()
+    };
     // Until its scratch folder is made and a run has started (no deadline:
     // the runner ends a test that hangs).
-    while !scratch.exists() || processes_with(&m).is_empty() {
+    while made().is_empty() || processes_with(&m).is_empty() {
         assert!(child.try_wait().unwrap().is_none(), "cz check ended early");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    let scratch = made().pop().unwrap();
     let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
     let peak_kb: u64 = status
         .lines()

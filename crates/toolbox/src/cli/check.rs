@@ -168,6 +168,5 @@ fn new_sandbox(limits: Limits, isolation: Isolation) -> Result<Sandbox> {
         std::process::exit(130);
     });
     let exe = sandbox::own_program().context("cannot find cz itself")?;
-    let scratch = std::env::temp_dir().join(format!("cz-check-{}", std::process::id()));
-    Sandbox::new(exe, scratch, limits, isolation).context("scratch folder")
+    Sandbox::new(exe, &std::env::temp_dir(), limits, isolation).context("scratch folder")
 }
