@@ -637,7 +637,7 @@ pub fn classic() -> &'static Arc<Book> {
 }
 
 /// The depth of the shipped book.
-pub const CLASSIC_DEPTH: usize = 7;
+pub const CLASSIC_DEPTH: usize = 8;
 
 #[cfg(test)]
 mod tests {

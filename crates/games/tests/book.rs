@@ -4,7 +4,7 @@
 use connectz_games::book::{self, Book, CLASSIC_DEPTH};
 use connectz_games::solver::{Position, Shape, Solver};
 
-/// Every column's score of positions of four, five and six moves, as Pascal Pons'
+/// Every column's score of positions of four to seven moves, as Pascal Pons'
 /// solver printed them (`c4solver -a`, no book; -1000 a full column), kept
 /// with the command in `tests/data/c4solver-a-book.txt`.
 fn reference() -> Vec<(String, Vec<Option<i32>>)> {
@@ -38,7 +38,7 @@ fn the_shipped_book_is_whole_and_of_7_by_6() {
     let packed = shipped.to_packed().unwrap();
     assert_eq!(&Book::from_packed(&packed).unwrap(), &**shipped);
     // The sizes crates/games/README.md and web/README.md give.
-    assert_eq!((all.len(), packed.len()), (36_219, 36_259));
+    assert_eq!((all.len(), packed.len()), (113_934, 113_974));
     // The empty frame: the first player wins with its last counter.
     assert_eq!(shipped.score(&Position::new(Shape::CLASSIC)), Some(1));
     // The README's example, at once.
@@ -49,12 +49,12 @@ fn the_shipped_book_is_whole_and_of_7_by_6() {
     assert_eq!(solver.nodes(), 0);
 }
 
-/// The book's scores of the children of positions of four, five and six moves are the
+/// The book's scores of the children of positions of four to seven moves are the
 /// reference's, and a solver answers them with no node searched.
 #[test]
 fn the_book_answers_what_the_reference_answers() {
     let cases = reference();
-    assert_eq!(cases.len(), 22);
+    assert_eq!(cases.len(), 29);
     let mut solver = Solver::new();
     for (moves, want) in &cases {
         let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();

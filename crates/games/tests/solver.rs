@@ -502,7 +502,7 @@ fn bounds_and_best_columns_agree_with_exact_scores() {
     assert_eq!(checked, 25);
     // A budget too small gives up, past the book or without it.
     for (moves, mut solver) in [
-        ("43443344", Solver::with_table_mb(8)),
+        ("255167156", Solver::with_table_mb(8)),
         ("4444", Solver::with_table_mb(8).without_book()),
     ] {
         let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
