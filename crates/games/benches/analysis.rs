@@ -47,7 +47,7 @@ fn main() {
     let started = Instant::now();
     let entries = connectz_games::book::classic().len();
     println!(
-        "the shipped book: {entries} positions, read and checked in {:.1} ms",
+        "the shipped book: {entries} positions, read in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     );
     println!(

@@ -37,6 +37,11 @@ fn the_shipped_book_is_whole_and_of_7_by_6() {
     assert_eq!(shipped.len(), all.len());
     let packed = shipped.to_packed().unwrap();
     assert_eq!(&Book::from_packed(&packed).unwrap(), &**shipped);
+    // The shipped bytes pass every check of a book read from a file
+    // (book::classic reads them without checking scores against children).
+    let bytes = include_bytes!("../book/7x6.czb");
+    assert_eq!(&packed[..], &bytes[..]);
+    assert_eq!(&Book::from_packed(bytes).unwrap(), &**shipped);
     // The sizes crates/games/README.md and web/README.md give.
     assert_eq!((all.len(), packed.len()), (113_934, 113_974));
     // The empty frame: the first player wins with its last counter.
