@@ -466,6 +466,18 @@ impl Book {
         self.scores.get(&p.symmetric_key()).copied()
     }
 
+    /// A floor under the score of `p`, one move past the positions the
+    /// book holds, from the parents it holds (r[solve.bound]): a parent `q`
+    /// scores the best of its children's negated scores, so `p` scores at
+    /// least `-score(q)`. `None` for a weak book, or when it holds no
+    /// parent of `p`.
+    pub fn floor(&self, p: &Position) -> Option<i32> {
+        if self.weak || p.shape() != self.shape || p.moves() as usize > self.depth + 1 {
+            return None;
+        }
+        p.parents().filter_map(|q| self.score(&q)).map(|s| -s).max()
+    }
+
     /// The best column (0-based) for the side to move and its score, when
     /// the book knows every move's outcome; ties go to the centre.
     pub fn best(&self, p: &Position) -> Option<(usize, i32)> {
@@ -778,6 +790,56 @@ mod tests {
             Book::parse(&format!("{}\n9 1\n1 1\n", header(shape, 1, true))),
             Err(BookError::Entry { line: 2, .. })
         ));
+    }
+
+    /// r[solve.bound]: one move past an exact book, the floor from the
+    /// parents it holds is at most the score, the score itself for some
+    /// positions, and a search given it finds the solver's score without
+    /// the book in fewer nodes; past that, and from a weak book, no floor.
+    #[test]
+    fn a_floor_from_the_parents_is_sound_and_spares_nodes() {
+        let shape = Shape {
+            width: 5,
+            height: 4,
+            z: 3,
+        };
+        let depth = 3;
+        let book = Arc::new(whole(shape, depth, false));
+        let mut without = Solver::with_table_mb(2).without_book();
+        let mut with = Solver::with_table_mb(2).with_book(Arc::clone(&book));
+        let (mut tight, mut floors) = (0, 0);
+        for (_, p) in positions(shape, depth + 1) {
+            if p.moves() as usize != depth + 1 || p.can_win_next() {
+                continue;
+            }
+            without.reset();
+            let score = without.solve(&p, false);
+            let floor = book.floor(&p).expect("a parent in the book");
+            assert!(floor <= score, "{p:?}: {floor} > {score}");
+            floors += 1;
+            tight += usize::from(floor == score);
+            with.reset();
+            assert_eq!(with.solve(&p, false), score, "{p:?}");
+            // Deeper, no parent is in the book.
+            for c in (0..shape.width).filter(|&c| p.can_play(c) && !p.is_winning_move(c)) {
+                let mut child = p;
+                child.play_column(c);
+                assert_eq!(book.floor(&child), None);
+            }
+        }
+        assert!(
+            floors > 100 && tight > 0 && tight < floors,
+            "{tight} of {floors}"
+        );
+        assert!(
+            with.nodes() < without.nodes(),
+            "{} >= {}",
+            with.nodes(),
+            without.nodes()
+        );
+        let weak = whole(shape, depth, true);
+        let (_, p) = positions(shape, depth + 1).pop().unwrap();
+        assert_eq!(weak.floor(&p), None);
     }
 
     /// A whole exact book of a small frame, made as `cz book` makes it:

@@ -98,3 +98,20 @@ fn a_deepest_entry_is_what_the_search_says() {
     );
     assert!(solver.nodes() > 0);
 }
+
+/// r[solve.bound]: the floors spec/solve.md gives one move past the shipped
+/// book, each at most the score the reference gives there.
+#[test]
+fn the_floors_the_spec_gives_past_the_book() {
+    let classic = book::classic();
+    for (moves, floor, score) in [("566664774", -4, -4), ("367432246", -2, 6)] {
+        let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
+        assert_eq!(p.moves() as usize, CLASSIC_DEPTH + 1);
+        assert_eq!(classic.floor(&p), Some(floor), "{moves}");
+        assert!(floor <= score);
+        // Two moves past the book, no parent is in it.
+        let mut child = p;
+        child.play_column(3);
+        assert_eq!(classic.floor(&child), None, "{moves}4");
+    }
+}

@@ -234,6 +234,30 @@ impl Position {
         }
     }
 
+    /// The positions one move earlier: for each column whose top counter
+    /// is the last mover's, the position without it (the position is a
+    /// child of each, by a move that completes no run, since it holds
+    /// none). Some may be positions no game reaches: a book holds none of
+    /// those.
+    pub fn parents(&self) -> impl Iterator<Item = Position> + '_ {
+        let last = self.p.current ^ self.p.mask;
+        (0..self.g.width).filter_map(move |c| {
+            let held = self.p.mask & self.g.column(c);
+            if held == 0 {
+                return None;
+            }
+            let top = 1u128 << (127 - held.leading_zeros());
+            (last & top != 0).then(|| Position {
+                p: Pos {
+                    current: last ^ top,
+                    mask: self.p.mask ^ top,
+                    moves: self.p.moves - 1,
+                },
+                ..*self
+            })
+        })
+    }
+
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
     pub fn mirrored(&self) -> Position {
         Position {
@@ -446,6 +470,16 @@ impl Solver {
         if let Some(score) = self.book_answer(p, goal) {
             return Some(score);
         }
+        // r[solve.bound]: one move past the book, its parents' scores are a
+        // floor under the score.
+        let goal = match (goal, self.book_for(p).and_then(|b| b.floor(p))) {
+            (goal, None) => goal,
+            (Goal::AtLeast(v), Some(floor)) if v <= floor => return Some(1),
+            (Goal::Sign, Some(floor)) if floor > 0 => return Some(1),
+            (Goal::Exact, Some(floor)) => Goal::Between(floor, i32::MAX),
+            (Goal::Between(lo, hi), Some(floor)) => Goal::Between(lo.max(floor), hi),
+            (goal, Some(_)) => goal,
+        };
         if self.shape != Some(p.shape()) {
             self.shape = Some(p.shape());
             self.table.clear();
@@ -473,14 +507,19 @@ impl Solver {
         score
     }
 
+    /// The book consulted at `p`, if any.
+    fn book_for(&self, p: &Position) -> Option<&Book> {
+        match &self.book {
+            BookChoice::Shipped if p.shape() == Shape::CLASSIC => Some(crate::book::classic()),
+            BookChoice::Given(book) => Some(book),
+            _ => None,
+        }
+    }
+
     /// What the book says `goal` is at `p`, if it holds `p` (or its mirror
     /// image) with the scores `goal` needs (r[solve.book]).
     fn book_answer(&self, p: &Position, goal: Goal) -> Option<i32> {
-        let book: &Book = match &self.book {
-            BookChoice::Shipped if p.shape() == Shape::CLASSIC => crate::book::classic(),
-            BookChoice::Given(book) => book,
-            _ => return None,
-        };
+        let book = self.book_for(p)?;
         let score = book.score(p)?;
         match goal {
             Goal::Sign => Some(score.signum()),
@@ -544,8 +583,9 @@ impl Solver {
     /// `weak`, its sign, but for a win at once): `None` for a full column
     /// or one not in the frame.
     /// When the book holds `p`'s exact score `s`, no column scores more, so
-    /// the reply is searched knowing its score is at least `-s` (at a
-    /// position of 7 moves on 7 x 6, about a tenth fewer nodes: `cargo
+    /// the reply is searched knowing its score is at least `-s`, or more
+    /// when the book holds another of its parents ([`Book::floor`]; at a
+    /// position of the book's depth, about a tenth fewer nodes: `cargo
     /// bench -p connectz-games --bench analysis`).
     pub fn score_of_column(&mut self, p: &Position, col: usize, weak: bool) -> Option<i32> {
         if col >= p.shape().width || !p.can_play(col) {
@@ -554,11 +594,7 @@ impl Solver {
         if p.is_winning_move(col) {
             return Some(win_score(p.shape().cells(), p.moves()));
         }
-        let reply = match self.book_answer(p, Goal::Exact) {
-            _ if weak => Goal::Sign,
-            Some(s) => Goal::Between(-s, i32::MAX),
-            None => Goal::Exact,
-        };
+        let reply = if weak { Goal::Sign } else { Goal::Exact };
         let mut next = *p;
         next.play_column(col);
         Some(-self.search_for(&next, reply, u64::MAX).unwrap_or(0))
@@ -658,6 +694,53 @@ fn run<W: Word, L: RunDetector<W>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A position's parents are exactly the positions one move earlier
+    /// from which a move that completes no run leads to it, found here
+    /// forwards, and others no game reaches: every game of up to five
+    /// moves on a frame with runs of 3
+    /// (where some moves complete one) and on one with 128-bit boards.
+    #[test]
+    fn parents_are_the_positions_a_move_leads_from() {
+        use std::collections::{BTreeSet, HashMap};
+        for (width, height, z) in [(4, 3, 3), (9, 12, 4)] {
+            let shape = Shape { width, height, z };
+            let mut level = vec![Position::new(shape)];
+            let (mut some_parents, mut unreachable) = (0, 0);
+            for _ in 0..5 {
+                let mut led_from: HashMap<u128, BTreeSet<u128>> = HashMap::new();
+                let mut next = HashMap::new();
+                for q in &level {
+                    for c in (0..width).filter(|&c| q.can_play(c) && !q.is_winning_move(c)) {
+                        let mut p = *q;
+                        p.play_column(c);
+                        led_from.entry(p.key()).or_default().insert(q.key());
+                        next.insert(p.key(), p);
+                    }
+                }
+                let reached: BTreeSet<u128> = level.iter().map(Position::key).collect();
+                for (key, p) in &next {
+                    let found: BTreeSet<u128> = p.parents().map(|q| q.key()).collect();
+                    assert_eq!(found.len(), p.parents().count(), "{p:?}");
+                    // Those a game reaches; the others no game does (a
+                    // counter of the second player's under the first's in
+                    // a column of two, with the first to move).
+                    let played: BTreeSet<u128> = found.intersection(&reached).copied().collect();
+                    assert_eq!(&played, &led_from[key], "{p:?}");
+                    unreachable += found.len() - played.len();
+                    for q in p.parents() {
+                        assert_eq!(q.moves(), p.moves() - 1);
+                        assert_eq!(q.shape(), shape);
+                    }
+                    some_parents += found.len();
+                }
+                level = next.into_values().collect();
+            }
+            assert!(some_parents > level.len(), "{shape:?}");
+            assert!(unreachable > 0, "{shape:?}");
+        }
+        assert_eq!(Position::new(Shape::CLASSIC).parents().count(), 0);
+    }
 
     /// Solves `p` with word `W`, on a fresh table.
     fn score_with<W: Word>(p: &Position, weak: bool) -> Option<i32> {
