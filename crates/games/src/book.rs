@@ -156,7 +156,7 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
     let walk = PositionWalk::new(shape, depth, usize::MAX).unwrap_or_default();
     walk.held
         .iter()
-        .map(|&i| (walk.moves(i), walk.nodes[i as usize].0))
+        .map(|&i| (walk.moves(i), walk.nodes[i as usize].position))
         .collect()
 }
 
@@ -169,8 +169,18 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
 /// the time to read it).
 #[derive(Default)]
 struct PositionWalk {
-    nodes: Vec<(Position, u32, u8)>,
+    nodes: Vec<Node>,
     held: Vec<u32>,
+}
+
+/// A position of a [`PositionWalk`], where the walk came from (the node of
+/// its parent, `u32::MAX` for the root, and the column played), and its
+/// symmetric key (the book's key of it).
+struct Node {
+    position: Position,
+    parent: u32,
+    column: u8,
+    key: u128,
 }
 
 impl PositionWalk {
@@ -182,7 +192,12 @@ impl PositionWalk {
         let mut seen: HashSet<u128, KeyHash> = HashSet::default();
         seen.insert(root.symmetric_key());
         let mut walk = PositionWalk {
-            nodes: vec![(root, u32::MAX, 0)],
+            nodes: vec![Node {
+                position: root,
+                parent: u32::MAX,
+                column: 0,
+                key: root.symmetric_key(),
+            }],
             held: Vec::new(),
         };
         let mut level = 0..1;
@@ -191,7 +206,7 @@ impl PositionWalk {
                 break;
             }
             for i in level.clone() {
-                let p = walk.nodes[i].0;
+                let p = walk.nodes[i].position;
                 let wins = p.winning_columns();
                 if wins == 0 {
                     if walk.held.len() == most {
@@ -206,8 +221,14 @@ impl PositionWalk {
                     if p.can_play(c) && wins >> c & 1 == 0 {
                         let mut child = p;
                         child.play_column(c);
-                        if seen.insert(child.symmetric_key()) {
-                            walk.nodes.push((child, i as u32, c as u8));
+                        let key = child.symmetric_key();
+                        if seen.insert(key) {
+                            walk.nodes.push(Node {
+                                position: child,
+                                parent: i as u32,
+                                column: c as u8,
+                                key,
+                            });
                         }
                     }
                 }
@@ -224,11 +245,11 @@ impl PositionWalk {
     fn moves(&self, mut i: u32) -> String {
         let mut columns = Vec::new();
         while i != u32::MAX {
-            let (_, parent, column) = self.nodes[i as usize];
-            if parent != u32::MAX {
-                columns.push(usize::from(column));
+            let node = &self.nodes[i as usize];
+            if node.parent != u32::MAX {
+                columns.push(usize::from(node.column));
             }
-            i = parent;
+            i = node.parent;
         }
         columns.reverse();
         Position::moves_text(&columns)
@@ -595,8 +616,10 @@ impl Book {
             })?;
         let mut book = Book::new(shape, depth, weak == 1);
         book.scores.reserve(count);
+        // The walk's keys are the book's: no position's is worked out twice.
         for (&i, &score) in walk.held.iter().zip(scores) {
-            book.insert(&walk.nodes[i as usize].0, i32::from(score as i8));
+            book.scores
+                .insert(walk.nodes[i as usize].key, i32::from(score as i8));
         }
         Ok((book, walk))
     }
@@ -605,8 +628,9 @@ impl Book {
     /// best of its children (r[solve.book]).
     fn check(&self, walk: &PositionWalk) -> Result<(), BookError> {
         for &i in &walk.held {
-            let p = &walk.nodes[i as usize].0;
-            let stored = self.scores[&p.symmetric_key()];
+            let node = &walk.nodes[i as usize];
+            let p = &node.position;
+            let stored = self.scores[&node.key];
             let cells = self.shape.cells();
             let (low, high) = score_range(p, self.weak);
             if stored < low || stored > high {

@@ -273,7 +273,10 @@ impl Position {
     /// A key shared by the position and its mirror image, and by nothing
     /// else: the smaller of their keys.
     pub fn symmetric_key(&self) -> u128 {
-        self.key().min(self.mirrored().key())
+        // The mirror of the key is the mirror image's key: each column's
+        // bits (its counters plus its height mark) move as one.
+        let key = self.key();
+        key.min(self.g.mirror(key))
     }
 
     fn narrow<W: Word>(&self) -> Pos<W> {
