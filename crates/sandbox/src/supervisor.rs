@@ -21,7 +21,7 @@ use std::fs;
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -120,9 +120,30 @@ pub fn supervise(args: &[OsString]) -> ! {
     }
     *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     if let Some(path) = report_path {
-        let _ = fs::write(path, report);
+        let _ = write_private(&path, report.as_bytes());
     }
     std::process::exit(0);
+}
+
+/// A file of the run's (its output, its errors, the report) made for
+/// writing, readable by its owner alone: the scratch folder lets others
+/// pass (a box of a user of its own is given a game file in it), and
+/// another user of the machine who learns its name must not read a
+/// candidate's output. The run writes to it through the descriptor it
+/// is born with.
+fn private_file(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+}
+
+/// Writes `bytes` to `path`, made as [`private_file`] makes it.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::io::Write::write_all(&mut private_file(path)?, bytes)
 }
 
 /// Whether `args` ask for a box run as a user of its own, and this
@@ -205,12 +226,11 @@ fn supervise_run(
     let (input, out) = if server {
         (Stdio::inherit(), Stdio::inherit())
     } else {
-        let out = fs::File::create(&plan.stdout)
-            .map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
+        let out =
+            private_file(&plan.stdout).map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
         (Stdio::null(), out.into())
     };
-    let err =
-        fs::File::create(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    let err = private_file(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
     // As root, the run is held as a whole by control groups: this process
     // joins them, starts the run, which is born in them, and leaves.
     let groups = BoxGroup::new(plan.processes + 8, plan.memory);
@@ -278,7 +298,7 @@ fn supervise_run(
             .ok()
             .and_then(|g| g.as_ref()?.memory_dir().map(|d| d.display().to_string()))
             .map_or(String::new(), |d| format!("memory-group={d}\n"));
-        let _ = fs::write(path, format!("group={group}\n{memory}"));
+        let _ = write_private(path, format!("group={group}\n{memory}").as_bytes());
     }
     // The run's first process: the candidate, or the box's.
     let first = match info {

@@ -377,3 +377,34 @@ fn inputs_that_cannot_be_text_and_thread_counts_out_of_range_are_refused() {
     );
     assert_eq!(stdout(&out), "52753311433677442422121 8\n");
 }
+
+/// A run's output, errors and report are its owner's alone (0600): the
+/// scratch folder lets others pass, and another user of the machine who
+/// learns a file's name must not read a candidate's output. The run
+/// itself writes them, through the descriptors it is born with.
+#[test]
+fn a_runs_files_are_readable_by_their_owner_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = Scratch::new("private-run");
+    let [out, err, report] = ["run.out", "run.err", "run.report"].map(|f| scratch.path(f));
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_cz"))
+        .arg(connectz_sandbox::SUPERVISE)
+        .args(["5000000", "268435456", "1048576", "16"])
+        .args([&out, &err, &report])
+        .args(["plain", "sh", "-c"])
+        .arg("stat -L -c %a /proc/self/fd/1; stat -L -c %a /proc/self/fd/2 >&2")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(fs::read_to_string(&out).unwrap(), "600\n");
+    assert_eq!(fs::read_to_string(&err).unwrap(), "600\n");
+    let text = fs::read_to_string(&report).unwrap();
+    assert!(
+        text.contains("exit=0") && text.contains("elapsed-us="),
+        "{text}"
+    );
+    for path in [&out, &err, &report] {
+        let mode = fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", path.display());
+    }
+}
