@@ -182,21 +182,9 @@ pub fn start(path: &Path, kept: &[(Key, Graded)]) -> std::io::Result<Journal> {
 }
 
 /// Writes the key, readable and writable by its owner only, whole: to a
-/// file beside it, then renamed over it.
+/// file beside it, then renamed over it, never through a link.
 fn write_key(path: &Path, key: &[u8; KEY_BYTES]) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".part");
-    let part = path.with_file_name(name);
-    let _ = fs::remove_file(&part);
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&part)?;
-    file.write_all(format!("{}\n", hex(key)).as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&part, path)
+    connectz_sandbox::files::write_whole(path, format!("{}\n", hex(key)).as_bytes(), 0o600)
 }
 
 /// The key of the journal at `path`, if its file holds one.
@@ -348,10 +336,8 @@ impl Journal {
         })
         .map_err(std::io::Error::other)?;
         text.push('\n');
-        let mut file = fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)?;
+        // Never through a link planted where the journal is.
+        let mut file = connectz_sandbox::files::append_to(&self.path)?;
         file.write_all(text.as_bytes())
     }
 

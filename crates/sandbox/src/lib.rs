@@ -34,6 +34,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 mod cgroup;
+pub mod files;
 pub mod forkserver;
 pub mod isolation;
 pub mod program;

@@ -12,7 +12,13 @@
 //! message-queue IPC (state that would outlive a case in a fork server's
 //! box: shared memory of POSIX's lives in the box's `/dev/shm`, emptied
 //! after each case), and the administrator's calls (modules, reboot, swap,
-//! accounting, quotas, the kernel log). `clone3` answers `ENOSYS`, so that
+//! accounting, quotas, the kernel log), `fallocate` (which the file-size
+//! limit does not bound: with `FALLOC_FL_KEEP_SIZE` a run's output file
+//! took 2 GB of the grader's disk at a size of 0), and `socket` of the
+//! unix family (a socket bound at a path is reached through any mount of
+//! it, whatever the network namespace: one in a candidate's own folder,
+//! which its box is given read-only, let a process of its owner outside
+//! the box answer for it; `socketpair` stays). `clone3` answers `ENOSYS`, so that
 //! the C library falls back to `clone`, whose flags the filter can read.
 //! A call made through another architecture's numbers (x32) is refused; a
 //! process of another architecture is killed.
@@ -67,6 +73,7 @@ const DENIED: &[u32] = &[
     163, // acct
     179, // quotactl
     103, // syslog
+    285, // fallocate
 ];
 
 #[cfg(target_arch = "x86_64")]
@@ -75,6 +82,11 @@ const ARCH: u32 = 0xC000_003E; // AUDIT_ARCH_X86_64
 const CLONE: u32 = 56;
 #[cfg(target_arch = "x86_64")]
 const CLONE3: u32 = 435;
+#[cfg(target_arch = "x86_64")]
+const SOCKET: u32 = 41;
+/// `socket`'s first argument for the unix family.
+#[cfg(target_arch = "x86_64")]
+const AF_UNIX: u32 = 1;
 /// System calls numbered from here on are x32's.
 #[cfg(target_arch = "x86_64")]
 const X32: u32 = 0x4000_0000;
@@ -111,6 +123,7 @@ enum To {
     NoSys,
     Kill,
     Clone,
+    Socket,
 }
 
 /// One instruction before its jumps are resolved.
@@ -160,12 +173,17 @@ fn assemble(denied: &[u32], arch: u32) -> Vec<u8> {
         jump(JGE_K, X32, To::Deny, To::Next),
         jump(JEQ_K, CLONE3, To::NoSys, To::Next),
         jump(JEQ_K, CLONE, To::Clone, To::Next),
+        jump(JEQ_K, SOCKET, To::Socket, To::Next),
     ];
     ops.extend(denied.iter().map(|&nr| jump(JEQ_K, nr, To::Deny, To::Next)));
     ops.push(op(RET_K, RET_ALLOW));
     let clone = ops.len();
     ops.push(op(LD_W_ABS, ARG0_LOW));
     ops.push(jump(JSET_K, NAMESPACE_FLAGS, To::Deny, To::Next));
+    ops.push(op(RET_K, RET_ALLOW));
+    let socket = ops.len();
+    ops.push(op(LD_W_ABS, ARG0_LOW));
+    ops.push(jump(JEQ_K, AF_UNIX, To::Deny, To::Next));
     ops.push(op(RET_K, RET_ALLOW));
     let deny = ops.len();
     ops.push(op(RET_K, RET_ERRNO | EPERM));
@@ -180,6 +198,7 @@ fn assemble(denied: &[u32], arch: u32) -> Vec<u8> {
             To::NoSys => nosys,
             To::Kill => kill,
             To::Clone => clone,
+            To::Socket => socket,
         };
         u8::try_from(place - at - 1).expect("a seccomp jump of at most 255")
     };
@@ -248,6 +267,14 @@ mod tests {
             assert_eq!(run(&f, ARCH, CLONE, 17 | flag), RET_ERRNO | EPERM);
         }
         assert_eq!(run(&f, ARCH, CLONE3, 0), RET_ERRNO | ENOSYS);
+        // socket: the unix family is denied, others (and socketpair, 53)
+        // are not; fallocate is denied.
+        assert_eq!(run(&f, ARCH, SOCKET, u64::from(AF_UNIX)), RET_ERRNO | EPERM);
+        for family in [0, 2, 10, 16, 17] {
+            assert_eq!(run(&f, ARCH, SOCKET, family), RET_ALLOW, "{family}");
+        }
+        assert_eq!(run(&f, ARCH, 53, u64::from(AF_UNIX)), RET_ALLOW);
+        assert_eq!(run(&f, ARCH, 285, 0), RET_ERRNO | EPERM);
         // x32 numbers, just below, at and above where they start.
         assert_eq!(run(&f, ARCH, X32 - 1, 0), RET_ALLOW);
         assert_eq!(run(&f, ARCH, X32, 0), RET_ERRNO | EPERM);

@@ -8,7 +8,8 @@
 //! cargo's temporary folder (where a class stands, in sight of a box that
 //! shows the whole filesystem), with a secret in the grader's home (a
 //! scratch folder there too), another in its environment, unix sockets
-//! listening beside the manifest and in that home, and the machine's
+//! listening beside the manifest, in that home and in an attacker's own
+//! folder, and the machine's
 //! shared memory sampled throughout; one check per attack then reads the
 //! reports (all in one test, `the_root_class_is_held`, so the class is
 //! graded once however the tests are run). The key attacks are graded
@@ -161,6 +162,10 @@ const CHECKS: &[Check] = &[
         a_run_cannot_reach_a_unix_socket_of_the_machine,
     ),
     (
+        "a_run_cannot_reserve_the_graders_disk",
+        a_run_cannot_reserve_the_graders_disk,
+    ),
+    (
         "random_answers_are_marked_nondeterministic",
         random_answers_are_marked_nondeterministic,
     ),
@@ -211,11 +216,17 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
     let reports = scratch.path("reports");
     fs::create_dir(&reports).unwrap();
     give(&reports, uid);
-    // Sockets of the machine: beside the manifest and in the home, open
-    // to anyone (connecting needs write permission on the socket).
+    // Sockets of the machine: beside the manifest, in the home, and in
+    // the attacking candidate's own folder, which its box is given (a
+    // process of its owner there once answered for it), open to anyone
+    // (connecting needs write permission on the socket).
     let listeners: Vec<(String, UnixListener)> = [
         ("beside the manifest", class.join("agent.sock")),
         ("in the grader's home", home.join("agent.sock")),
+        (
+            "in the candidate's folder",
+            class.join("attacks/agent.sock"),
+        ),
     ]
     .into_iter()
     .map(|(where_, path)| {
@@ -422,7 +433,7 @@ fn the_root_class_is_graded_in_a_box(g: &Grade) {
     assert_eq!(g.doc["complete"], true, "{}", g.text);
     assert_eq!(
         g.doc["candidates"].as_array().map(Vec::len),
-        Some(15),
+        Some(16),
         "{}",
         g.text
     );
@@ -541,14 +552,22 @@ fn a_run_finds_nothing_left_by_an_earlier_one(g: &Grade) {
     g.not_run_again_fresh("state");
 }
 
-/// A run that looks for unix sockets (in its folder's parents, the
-/// grader's home, /root, /home, /tmp) reaches none: the sockets listening
-/// beside the manifest and in the grader's home had no connection.
+/// A run that looks for unix sockets (in its own folder and its parents,
+/// the grader's home, /root, /home, /tmp) reaches none: the sockets
+/// listening beside the manifest, in the grader's home and in its own
+/// folder (which its box is given) had no connection.
 fn a_run_cannot_reach_a_unix_socket_of_the_machine(g: &Grade) {
     for (where_, n) in &g.connections {
         assert_eq!(*n, 0, "the socket {where_} had {n} connections");
     }
     g.passes_everything("sockets");
+}
+
+/// A run cannot reserve disk for its output past the file-size limit
+/// (`fallocate` with FALLOC_FL_KEEP_SIZE took 2 GB once): the call is
+/// refused.
+fn a_run_cannot_reserve_the_graders_disk(g: &Grade) {
+    g.passes_everything("fallocate");
 }
 
 /// A candidate that answers a random code in every run is marked
@@ -583,7 +602,14 @@ fn the_key_attacks_are_held_when_cz_runs_as_an_ordinary_user() {
     for cheat in ["find-reference", "classmate", "corpus"] {
         g.passes_nothing(cheat);
     }
-    for held in ["victim", "secrets", "sockets", "state", "remount"] {
+    for held in [
+        "victim",
+        "secrets",
+        "sockets",
+        "state",
+        "remount",
+        "fallocate",
+    ] {
         g.passes_everything(held);
     }
     g.not_run_again_fresh("state");

@@ -235,20 +235,12 @@ fn write_reports(args: &GradeArgs, report: &ClassReport, cases: usize) -> Result
     ];
     for (path, text) in outputs {
         if let Some(path) = path {
-            write_whole(path, &text).context(path.display().to_string())?;
+            // Whole or not at all, never through a link planted beside it.
+            connectz_sandbox::files::write_whole(path, text.as_bytes(), 0o644)
+                .context(path.display().to_string())?;
         }
     }
     Ok(())
-}
-
-/// Writes `text` to `path` whole or not at all: to a file beside it, then
-/// renamed over it, so that a reader (or an interrupt) never sees half.
-fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".part");
-    let part = path.with_file_name(name);
-    std::fs::write(&part, text)?;
-    std::fs::rename(&part, path)
 }
 
 /// The reference binary: the one given, else `connectz` beside `cz`.

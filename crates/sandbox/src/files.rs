@@ -1,0 +1,97 @@
+//! Files the grader writes where others may write too (a shared report
+//! folder, `/tmp`): never through a link someone planted there. As root,
+//! following one would let any local user have root overwrite or create
+//! a file of their choosing.
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use nix::fcntl::OFlag;
+
+/// Writes `bytes` to `path` whole or not at all: to a new file beside it
+/// (`NAME.part`, of `mode`, made by one exclusive create, which a link or
+/// any file already there makes fail: one left is removed first, and a
+/// link put back in between is an error), then renamed over it (which
+/// replaces a link at `path` itself, never what it points to).
+///
+/// # Errors
+/// The file cannot be made, written or renamed.
+pub fn write_whole(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    let part = path.with_file_name(name);
+    let _ = fs::remove_file(&part);
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(&part)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    fs::rename(&part, path)
+}
+
+/// Opens `path` to append to it, made (of mode 0666 less the umask) if
+/// missing; a link there is refused, not followed.
+///
+/// # Errors
+/// The file cannot be opened, or is a link.
+pub fn append_to(path: &Path) -> io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(OFlag::O_NOFOLLOW.bits())
+        .open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A link planted at `NAME.part` or at the appended file is not
+    /// followed: what it points to is unchanged, and the report lands
+    /// where it was asked, whole, of its mode.
+    #[test]
+    fn a_planted_link_is_not_followed() {
+        let dir = std::env::temp_dir().join(format!("cz-files-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        let target = dir.join("target");
+        fs::write(&target, "keep").unwrap();
+        let report = dir.join("r.html");
+        std::os::unix::fs::symlink(&target, dir.join("r.html.part")).unwrap();
+        write_whole(&report, b"report", 0o640).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep");
+        assert_eq!(fs::read_to_string(&report).unwrap(), "report");
+        let meta = fs::symlink_metadata(&report).unwrap();
+        assert!(meta.is_file());
+        assert_eq!(meta.permissions().mode() & 0o777, 0o640 & !umask());
+        // A link at the report itself is replaced, not written through.
+        fs::remove_file(&report).unwrap();
+        std::os::unix::fs::symlink(&target, &report).unwrap();
+        write_whole(&report, b"again", 0o600).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep");
+        assert!(fs::symlink_metadata(&report).unwrap().is_file());
+        // Appending: a file is made and appended to; a link is refused.
+        let journal = dir.join("j.jsonl");
+        append_to(&journal).unwrap().write_all(b"a").unwrap();
+        append_to(&journal).unwrap().write_all(b"b").unwrap();
+        assert_eq!(fs::read_to_string(&journal).unwrap(), "ab");
+        let link = dir.join("link.jsonl");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(append_to(&link).is_err());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The process's umask (read by setting it and back).
+    fn umask() -> u32 {
+        use nix::sys::stat::{Mode, umask};
+        let old = umask(Mode::from_bits_truncate(0o022));
+        umask(old);
+        old.bits()
+    }
+}
