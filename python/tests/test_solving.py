@@ -344,9 +344,9 @@ def started_child(code):
 
 # A position of nine moves, one past the shipped book and in no line of the
 # perfect engine's plan, the longest to solve of 400 drawn at random: its
-# exact score takes the search 52 M nodes with the book's floor (about 3.3 s
-# on one thread here, 2 s on two), its columns' scores longer.
-LONG = "227521775"
+# exact score takes the search 48 M nodes with the book's floor (about 3.1 s
+# on one thread here, 1.4 s on two), its columns' scores longer.
+LONG = "163233766"
 
 
 @pytest.mark.parametrize(

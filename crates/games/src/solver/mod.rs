@@ -792,6 +792,16 @@ mod tests {
             let (moves, score) = line.split_once(' ').unwrap();
             let p = Position::from_moves(Shape::CLASSIC, moves).unwrap();
             let want: i32 = score.parse().unwrap();
+            // A floor that is the score costs one null-window search: as
+            // many nodes as asking whether the score is above it.
+            let table = Table::new(2);
+            let floor =
+                dispatch::<u64>(&table, &p, Goal::Between(want, i32::MAX), u64::MAX, 1, None);
+            let mut fresh = Table::new(2);
+            fresh.clear();
+            let above = dispatch::<u64>(&fresh, &p, Goal::AtLeast(want + 1), u64::MAX, 1, None);
+            assert_eq!((floor.0, above.0), (Some(want), Some(0)), "{moves}");
+            assert_eq!(floor.1, above.1, "{moves}");
             for (lo, hi) in [
                 (want, want),
                 (want, i32::MAX),
