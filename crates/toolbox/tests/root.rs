@@ -166,6 +166,10 @@ const CHECKS: &[Check] = &[
         a_run_cannot_reserve_the_graders_disk,
     ),
     (
+        "a_chain_left_behind_dies_with_its_case",
+        a_chain_left_behind_dies_with_its_case,
+    ),
+    (
         "random_answers_are_marked_nondeterministic",
         random_answers_are_marked_nondeterministic,
     ),
@@ -433,7 +437,7 @@ fn the_root_class_is_graded_in_a_box(g: &Grade) {
     assert_eq!(g.doc["complete"], true, "{}", g.text);
     assert_eq!(
         g.doc["candidates"].as_array().map(Vec::len),
-        Some(16),
+        Some(17),
         "{}",
         g.text
     );
@@ -568,6 +572,26 @@ fn a_run_cannot_reach_a_unix_socket_of_the_machine(g: &Grade) {
 /// refused.
 fn a_run_cannot_reserve_the_graders_disk(g: &Grade) {
     g.passes_everything("fallocate");
+}
+
+/// A chain of processes a run leaves behind, each in a group of its own and
+/// growing back as fast as it is killed from the top, is dead before the
+/// next case starts: every run finds no process of its box but its own
+/// ancestors, and the fork server serves every case. (Killed by group and
+/// by parent, pass after pass, the chain outlived the passes: a later run
+/// found it, or the chain took the processes the server's next fork
+/// needed and the cases after ran fresh. With that clean-up put back, this
+/// check failed in 6 of 7 grades: a regression is caught, if not on every
+/// run.)
+fn a_chain_left_behind_dies_with_its_case(g: &Grade) {
+    g.passes_everything("chain");
+    let c = g.candidate("chain");
+    assert!(
+        c["fresh_reason"].is_null(),
+        "{}: {}",
+        c["fresh_reason"],
+        g.summary("chain")
+    );
 }
 
 /// A candidate that answers a random code in every run is marked
