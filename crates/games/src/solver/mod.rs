@@ -797,8 +797,7 @@ mod tests {
             let table = Table::new(2);
             let floor =
                 dispatch::<u64>(&table, &p, Goal::Between(want, i32::MAX), u64::MAX, 1, None);
-            let mut fresh = Table::new(2);
-            fresh.clear();
+            let fresh = Table::new(2);
             let above = dispatch::<u64>(&fresh, &p, Goal::AtLeast(want + 1), u64::MAX, 1, None);
             assert_eq!((floor.0, above.0), (Some(want), Some(0)), "{moves}");
             assert_eq!(floor.1, above.1, "{moves}");
