@@ -115,3 +115,25 @@ fn the_floors_the_spec_gives_past_the_book() {
         assert_eq!(classic.floor(&child), None, "{moves}4");
     }
 }
+
+/// The depth-9 book, made and not yet shipped
+/// (`crates/games/book/build/7x6-d9.czb`, crates/games/README.md): whole
+/// (every check of a book read from a file, each score against its
+/// children's), of the sizes the README gives, and its positions of at
+/// most 8 moves, found from the 9-move scores alone, score what the
+/// shipped book says.
+#[test]
+fn the_depth_9_book_agrees_with_the_shipped_one() {
+    let bytes = include_bytes!("../book/build/7x6-d9.czb");
+    let deeper = Book::from_packed(bytes).unwrap();
+    assert_eq!((deeper.shape(), deeper.depth()), (Shape::CLASSIC, 9));
+    assert!(!deeper.weak());
+    assert_eq!((deeper.len(), bytes.len()), (353_893, 353_933));
+    let shipped = book::classic();
+    let mut compared = 0;
+    for (moves, p) in book::positions(Shape::CLASSIC, CLASSIC_DEPTH) {
+        assert_eq!(deeper.score(&p), shipped.score(&p), "{moves}");
+        compared += 1;
+    }
+    assert_eq!(compared, 113_934);
+}
