@@ -50,9 +50,15 @@ pub fn check_frame(shape: Shape) -> Result<(), String> {
             shape.width, shape.height, shape.z
         ));
     }
-    if !shape.fits() || shape.width > MAX_WIDTH {
+    if !shape.fits() {
         return Err(format!(
-            "{} x {} is too large to solve exactly: width * (height + 1) must be at most 128, and positions name a column by one character (1-9, then a-z), so width at most {MAX_WIDTH}",
+            "{} x {} is too large to solve exactly: width * (height + 1) must be at most 128",
+            shape.width, shape.height
+        ));
+    }
+    if shape.width > MAX_WIDTH {
+        return Err(format!(
+            "{} x {} is too large to solve exactly here: positions name a column by one character (1-9, then a-z), so the width is at most {MAX_WIDTH}",
             shape.width, shape.height
         ));
     }
