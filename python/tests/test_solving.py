@@ -342,11 +342,12 @@ def started_child(code):
     return child
 
 
-# A position of nine moves, one past the shipped book and in no line of the
-# perfect engine's plan, the longest to solve of 400 drawn at random: its
-# exact score takes the search 48 M nodes with the book's floor (about 3.1 s
-# on one thread here, 1.4 s on two), its columns' scores longer.
-LONG = "163233766"
+# A position of ten moves, one past the shipped book and in no line of the
+# perfect engine's plan, the longest to solve of 1,500 drawn at random: its
+# exact score takes the search 44 M nodes with the book's floor (4.6 s on
+# one thread here, 2.3 s on two, beside other work), its columns' scores
+# longer.
+LONG = "1477226771"
 
 
 @pytest.mark.parametrize(

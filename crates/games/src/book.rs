@@ -689,7 +689,7 @@ pub fn classic() -> &'static Arc<Book> {
 }
 
 /// The depth of the shipped book.
-pub const CLASSIC_DEPTH: usize = 8;
+pub const CLASSIC_DEPTH: usize = 9;
 
 #[cfg(test)]
 mod tests {
