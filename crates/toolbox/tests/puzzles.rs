@@ -436,6 +436,9 @@ fn solve_frame_and_table_limits_just_below_at_and_above() {
     assert_eq!(out.status.code(), Some(0));
     let out = run_cz(&["solve", "--width", "36", "--height", "2"], b"1\n");
     assert_eq!(out.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&out.stderr);
+    assert!(why.contains("the width is at most 35"), "{why}");
+    assert!(!why.contains("128"), "36 x 2 has 108 bits: {why}");
     // Bits: 16 x 7 (128 bits) is solved, 16 x 8 (144) refused, 9 x 6 (63) in
     // 64-bit words.
     for (width, height, code) in [("16", "7", 0), ("16", "8", 2), ("9", "6", 0)] {
@@ -452,6 +455,8 @@ fn solve_frame_and_table_limits_just_below_at_and_above() {
             b"1\n",
         );
         assert_eq!(out.status.code(), Some(code), "{width} x {height}");
+        let why = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(why.contains("must be at most 128"), code == 2, "{why}");
     }
     // Table: 1 MB (the floor) and 16384 MB are accepted, 0 and 16385 refused.
     for (mb, code) in [("0", 2), ("1", 0), ("16385", 2)] {
