@@ -19,6 +19,15 @@ pub(crate) struct Geometry<W> {
     pub board: W,
     /// Cells of one column, at column 0.
     column0: W,
+    /// The cells (and spare bits on top) an odd number of rows below the
+    /// spare bit: a column whose next free cell is one of them has an odd
+    /// number of empty cells.
+    pub odd_below_top: W,
+    /// The cells an even number of rows below the spare bit: when every
+    /// column has an even number of empty cells, the side to move gets
+    /// exactly the empty ones of these if the opponent always replies on
+    /// top of its counter (r[solve.claimeven]).
+    pub even_below_top: W,
     /// Columns, centre first, then outwards, left before right.
     pub order: [u8; 64],
 }
@@ -36,6 +45,17 @@ impl<W: Word> Geometry<W> {
         for c in 0..width {
             board = board | column0 << (c * (height + 1)) as u32;
         }
+        let (mut odd_below_top, mut even_below_top) = (W::ZERO, W::ZERO);
+        for c in 0..width {
+            for r in 0..=height {
+                let bit = W::ONE << (c * (height + 1) + r) as u32;
+                if (height - r) % 2 == 1 {
+                    odd_below_top = odd_below_top | bit;
+                } else if r < height {
+                    even_below_top = even_below_top | bit;
+                }
+            }
+        }
         let mut columns: Vec<usize> = (0..width).collect();
         columns.sort_by_key(|&c| ((2 * c as i64 - (width as i64 - 1)).unsigned_abs(), c));
         let mut order = [0u8; 64];
@@ -49,6 +69,8 @@ impl<W: Word> Geometry<W> {
             bottom,
             board,
             column0,
+            odd_below_top,
+            even_below_top,
             order,
         }
     }
