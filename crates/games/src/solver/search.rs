@@ -78,10 +78,10 @@ pub(crate) fn non_losing<W: Word>(possible: W, threats: W) -> W {
 }
 
 /// r[solve.claimeven]: a bound on the score of `p` (no run complete) from
-/// a strategy of answering on top. Split
-/// the empty cells into the next cells of the columns with an odd number of
-/// empty cells (`tops`), the lower of each pair of rows above them and in
-/// the other columns (`lower`), and the rest (`upper`). A player that
+/// a strategy of answering on top. Split the empty cells into the next
+/// cells of the columns with an odd number of empty cells (`tops`), the
+/// lower of each pair of rows above them and in the other columns
+/// (`lower`), and the rest (`upper`). A player that
 /// answers every counter in an even column on top of it, and one in an odd
 /// column in another odd column, gets at least `upper`; the other gets at
 /// most `lower` and `tops`. With an even number of odd columns the opponent
