@@ -81,10 +81,10 @@ pub(crate) fn non_losing<W: Word>(possible: W, threats: W) -> W {
 /// a strategy of answering on top. Split the empty cells into the next
 /// cells of the columns with an odd number of empty cells (`tops`), the
 /// lower of each pair of rows above them and in the other columns
-/// (`lower`), and the rest (`upper`). A player that
-/// answers every counter in an even column on top of it, and one in an odd
-/// column in another odd column, gets at least `upper`; the other gets at
-/// most `lower` and `tops`. With an even number of odd columns the opponent
+/// (`lower`), and the rest (`upper`). A player that answers every counter
+/// in an even column on top of it, and one in an odd column in another odd
+/// column, gets at least `upper`; the other gets at most `lower` and
+/// `tops`. With an even number of odd columns the opponent
 /// can answer so: if the side to move's counters with `lower` and `tops`
 /// hold no run, it cannot win (at most 0), and if the opponent's with
 /// `upper` hold one, it loses, at the latest with the frame's last counter.
