@@ -6,7 +6,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{LineWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use connectz_games::book::{self, Book};
 use connectz_games::plan::{self, Plan};
@@ -30,6 +30,67 @@ pub struct BookRequest {
     pub table_mb: usize,
     /// A book the solver looks positions up in (`None`: none).
     pub book: Option<Arc<Book>>,
+    /// How often a level being solved reports how far it is (`cz book`:
+    /// [`REPORT_EVERY`]).
+    pub report_every: Duration,
+}
+
+/// How often `cz book` says how far a level is: a level of a deep book
+/// takes hours.
+pub const REPORT_EVERY: Duration = Duration::from_secs(60);
+
+/// The book file's writer while a level is solved: counts the scores
+/// appended and, at most once every `every`, writes to `log` how many of
+/// the level's positions are known, how fast this run finds them and how
+/// long the rest would take at that rate.
+struct Reporting<'a> {
+    file: &'a mut dyn Write,
+    log: &'a mut dyn Write,
+    depth: usize,
+    /// The level's positions, and those known before this run.
+    of: usize,
+    known: usize,
+    found: usize,
+    every: Duration,
+    started: Instant,
+    reported: Instant,
+}
+
+impl Reporting<'_> {
+    fn report(&mut self) -> std::io::Result<()> {
+        let minutes = self.started.elapsed().as_secs_f64() / 60.0;
+        let rate = self.found as f64 / minutes.max(1e-9);
+        let left = (self.of - self.known - self.found) as f64 / rate.max(1e-9);
+        writeln!(
+            self.log,
+            "  depth {}: {} of {} known, {} in {:.1} min ({:.0} a minute), about {:.1} h left",
+            self.depth,
+            self.known + self.found,
+            self.of,
+            self.found,
+            minutes,
+            rate,
+            left / 60.0
+        )?;
+        self.log.flush()
+    }
+}
+
+impl Write for Reporting<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        let ended = buf[..n].iter().filter(|&&b| b == b'\n').count();
+        self.found += ended;
+        if ended > 0 && self.reported.elapsed() >= self.every && self.known + self.found < self.of {
+            self.reported = Instant::now();
+            self.report()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// Makes (or completes) the book at `path`; writes progress to `log`.
@@ -112,7 +173,24 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
         if !unsolved.is_empty() {
             // Each score is appended as it is found (an interrupted run
             // keeps them), then the file is read back.
-            solve_positions(unsolved.join("\n").as_bytes(), solve.clone(), &mut out)?;
+            let now = Instant::now();
+            let mut reporting = Reporting {
+                file: &mut out,
+                log: &mut *log,
+                depth: d,
+                of: all.iter().filter(|(_, p)| p.moves() as usize == d).count(),
+                known: 0,
+                found: 0,
+                every: request.report_every,
+                started: now,
+                reported: now,
+            };
+            reporting.known = reporting.of - unsolved.len();
+            solve_positions(
+                unsolved.join("\n").as_bytes(),
+                solve.clone(),
+                &mut reporting,
+            )?;
             out.flush()?;
             let text = fs::read_to_string(path).context(path.display().to_string())?;
             book =
@@ -307,4 +385,100 @@ pub fn build_plan(path: &Path, request: PlanRequest, log: &mut dyn Write) -> Res
     fs::rename(&temporary, path).context(path.display().to_string())?;
     writeln!(log, "plan {}: {} entries", path.display(), finished.len())?;
     Ok(finished)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The deepest level's reports, as (known, of, found this run).
+    fn reports(log: &str, depth: usize) -> Vec<(usize, usize, usize)> {
+        let head = format!("  depth {depth}: ");
+        log.lines()
+            .filter_map(|line| line.strip_prefix(head.as_str()))
+            .filter(|rest| rest.contains(" known, "))
+            .map(|rest| {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                (
+                    words[0].parse().unwrap(),
+                    words[2].parse().unwrap(),
+                    words[4].parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// A level being solved says how far it is, at most once every
+    /// `report_every` (here: after every score but the last), counting what
+    /// an earlier run found as known and this run's finds apart.
+    #[test]
+    fn a_level_says_how_far_it_is() {
+        let dir = std::env::temp_dir().join(format!("cz-book-reports-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("4x4.book");
+        let shape = Shape {
+            width: 4,
+            height: 4,
+            z: 3,
+        };
+        let request = BookRequest {
+            shape,
+            depth: 3,
+            weak: false,
+            jobs: 1,
+            table_mb: 2,
+            book: None,
+            report_every: Duration::ZERO,
+        };
+        let of = book::positions(shape, 3)
+            .iter()
+            .filter(|(_, p)| p.moves() == 3)
+            .count();
+        assert!(of > 10, "{of}");
+        let mut log = Vec::new();
+        build(&path, request.clone(), &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        let line = log
+            .lines()
+            .find(|l| l.starts_with("  depth 3: 1 of "))
+            .unwrap();
+        assert!(
+            line.starts_with(&format!("  depth 3: 1 of {of} known, 1 in ")),
+            "{line}"
+        );
+        assert!(
+            line.contains(" a minute), about ") && line.ends_with(" h left"),
+            "{line}"
+        );
+        let first = reports(&log, 3);
+        let want: Vec<_> = (1..of).map(|i| (i, of, i)).collect();
+        assert_eq!(first, want);
+        // An interrupted run: the header and the first seven scores of the
+        // level (the finished file lists levels in any order; keep the
+        // deepest).
+        let text = fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        let mut kept = vec![lines.next().unwrap().to_string()];
+        kept.extend(
+            lines
+                .filter(|l| l.split_whitespace().next().unwrap().len() == 3)
+                .take(7)
+                .map(str::to_string),
+        );
+        fs::write(&path, kept.join("\n") + "\n").unwrap();
+        let mut log = Vec::new();
+        let resumed = build(&path, request.clone(), &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        let second = reports(&log, 3);
+        let want: Vec<_> = (8..of).map(|i| (i, of, i - 7)).collect();
+        assert_eq!(second, want, "{log}");
+        assert!(log.contains(", 7 known\n"), "{log}");
+        // A level with nothing left to solve says nothing.
+        let mut log = Vec::new();
+        let again = build(&path, request, &mut log).unwrap();
+        assert!(reports(&String::from_utf8(log).unwrap(), 3).is_empty());
+        assert_eq!(again.len(), resumed.len());
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 
 use connectz_games::book::BookError;
 
-use crate::book::{BookRequest, PlanRequest, build, build_plan};
+use crate::book::{BookRequest, PlanRequest, REPORT_EVERY, build, build_plan};
 use crate::solve::check_frame;
 use crate::{Error, Result};
 
@@ -58,6 +58,7 @@ pub fn run(args: BookArgs, out: &mut dyn Write) -> Result<u8> {
         jobs: args.search.jobs(),
         table_mb: args.search.table_mb(),
         book: args.search.book(shape)?,
+        report_every: REPORT_EVERY,
     };
     let book = build(&args.file, request, out)?;
     if let Some(path) = &args.pack {

@@ -47,7 +47,7 @@ pub(crate) enum Command {
     Rotate(rotate::RotateArgs),
     /// Exact scores: one position per line (column digits from the empty frame).
     Solve(solve::SolveArgs),
-    /// Make an opening book with the solver (every position of the first moves and its score), or the perfect engine's plan (--plan); resumable.
+    /// Make an opening book with the solver (every position of the first moves and its score), or the perfect engine's plan (--plan); resumable, and says how far it is once a minute.
     Book(book::BookArgs),
     /// Play against the engine in the terminal: a column number to move, u to undo, q to quit.
     Play(play::PlayArgs),
