@@ -31,7 +31,51 @@ pub struct Book {
     shape: Shape,
     depth: usize,
     weak: bool,
-    scores: HashMap<u128, i32, KeyHash>,
+    scores: Scores,
+}
+
+/// A book's scores by the positions' symmetric keys. A key below 2^64
+/// (every key of a frame of at most 64 bits, 7 x 6 among them) is kept in
+/// a map of 16-byte slots, any other in one of 32: on 7 x 6, half the
+/// memory of one map for every key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Scores {
+    narrow: HashMap<u64, i32, KeyHash>,
+    wide: HashMap<u128, i32, KeyHash>,
+}
+
+impl Scores {
+    fn insert(&mut self, key: u128, score: i32) {
+        match u64::try_from(key) {
+            Ok(key) => self.narrow.insert(key, score),
+            Err(_) => self.wide.insert(key, score),
+        };
+    }
+
+    fn get(&self, key: u128) -> Option<i32> {
+        match u64::try_from(key) {
+            Ok(key) => self.narrow.get(&key),
+            Err(_) => self.wide.get(&key),
+        }
+        .copied()
+    }
+
+    fn contains(&self, key: u128) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn len(&self) -> usize {
+        self.narrow.len() + self.wide.len()
+    }
+
+    /// Room for `more` keys of frame `shape`.
+    fn reserve(&mut self, shape: Shape, more: usize) {
+        if shape.fits_64() {
+            self.narrow.reserve(more);
+        } else {
+            self.wide.reserve(more);
+        }
+    }
 }
 
 /// Why a book's text cannot be read.
@@ -156,31 +200,36 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
     let walk = PositionWalk::new(shape, depth, usize::MAX).unwrap_or_default();
     walk.held
         .iter()
-        .map(|&i| (walk.moves(i), walk.nodes[i as usize].position))
+        .map(|&i| (walk.moves(i), walk.position(i)))
         .collect()
 }
 
 /// The positions of the first `depth` moves, each met once (one of each
 /// mirror pair, the first the walk meets), in order of depth: each node
-/// the position, its parent's index and the column played from there.
-/// The book holds those of `held`: the ones whose side to move cannot
-/// complete a run at once. Moves are kept as the path to the root, not as
-/// text: reading the shipped book builds none (it took three quarters of
-/// the time to read it).
+/// the position's counters, its parent's index and the column played from
+/// there. The book holds those of `held`: the ones whose side to move
+/// cannot complete a run at once. Moves are kept as the path to the root,
+/// not as text: reading the shipped book builds none (it took three
+/// quarters of the time to read it). A node is 48 bytes, a position's
+/// counters and its way back, not a whole [`Position`], which carries its
+/// frame's masks (256 bytes a node: reading the depth-9 book peaked at
+/// 150 MB, `tests/memory.rs`).
 #[derive(Default)]
 struct PositionWalk {
+    /// The empty frame: its masks are every node's.
+    root: Option<Position>,
     nodes: Vec<Node>,
     held: Vec<u32>,
 }
 
-/// A position of a [`PositionWalk`], where the walk came from (the node of
-/// its parent, `u32::MAX` for the root, and the column played), and its
-/// symmetric key (the book's key of it).
+/// A position of a [`PositionWalk`]: its counters (as
+/// [`Position::counters`] gives), where the walk came from (the node of
+/// its parent, `u32::MAX` for the root) and the column played.
 struct Node {
-    position: Position,
+    current: u128,
+    mask: u128,
     parent: u32,
     column: u8,
-    key: u128,
 }
 
 impl PositionWalk {
@@ -189,14 +238,18 @@ impl PositionWalk {
     /// end).
     fn new(shape: Shape, depth: usize, most: usize) -> Option<PositionWalk> {
         let root = Position::new(shape);
+        // Positions of different depths have different numbers of
+        // counters, so two meet only within a level: the set of keys seen
+        // is a level's.
         let mut seen: HashSet<u128, KeyHash> = HashSet::default();
-        seen.insert(root.symmetric_key());
+        let (current, mask) = root.counters();
         let mut walk = PositionWalk {
+            root: Some(root),
             nodes: vec![Node {
-                position: root,
+                current,
+                mask,
                 parent: u32::MAX,
                 column: 0,
-                key: root.symmetric_key(),
             }],
             held: Vec::new(),
         };
@@ -205,8 +258,9 @@ impl PositionWalk {
             if level.is_empty() {
                 break;
             }
+            seen.clear();
             for i in level.clone() {
-                let p = walk.nodes[i].position;
+                let p = walk.position(i as u32);
                 let wins = p.winning_columns();
                 if wins == 0 {
                     if walk.held.len() == most {
@@ -221,13 +275,13 @@ impl PositionWalk {
                     if p.can_play(c) && wins >> c & 1 == 0 {
                         let mut child = p;
                         child.play_column(c);
-                        let key = child.symmetric_key();
-                        if seen.insert(key) {
+                        if seen.insert(child.symmetric_key()) {
+                            let (current, mask) = child.counters();
                             walk.nodes.push(Node {
-                                position: child,
+                                current,
+                                mask,
                                 parent: i as u32,
                                 column: c as u8,
-                                key,
                             });
                         }
                     }
@@ -239,6 +293,15 @@ impl PositionWalk {
             level = level.end..walk.nodes.len();
         }
         Some(walk)
+    }
+
+    /// The position of node `i`.
+    fn position(&self, i: u32) -> Position {
+        let node = &self.nodes[i as usize];
+        self.root
+            .as_ref()
+            .expect("a walk with nodes has a root")
+            .with_counters(node.current, node.mask)
     }
 
     /// The moves of node `i`, as `cz solve` reads them.
@@ -278,6 +341,10 @@ impl Hasher for KeyHasher {
         for &b in bytes {
             self.0 = mix(self.0 ^ u64::from(b));
         }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = mix(self.0 ^ key);
     }
 
     fn write_u128(&mut self, key: u128) {
@@ -404,7 +471,7 @@ impl Book {
             shape,
             depth,
             weak,
-            scores: HashMap::default(),
+            scores: Scores::default(),
         }
     }
 
@@ -461,7 +528,7 @@ impl Book {
 
     /// True when the book has no entry.
     pub fn is_empty(&self) -> bool {
-        self.scores.is_empty()
+        self.scores.len() == 0
     }
 
     /// Adds (or replaces) the score of a position.
@@ -471,7 +538,7 @@ impl Book {
 
     /// True when the book holds `p` or its mirror image.
     pub fn contains(&self, p: &Position) -> bool {
-        self.scores.contains_key(&p.symmetric_key())
+        self.scores.contains(p.symmetric_key())
     }
 
     /// The score of `p` for the side to move: from the book, or at once
@@ -484,7 +551,7 @@ impl Book {
             let score = self.shape.win_score(p.moves());
             return Some(if self.weak { score.signum() } else { score });
         }
-        self.scores.get(&p.symmetric_key()).copied()
+        self.scores.get(p.symmetric_key())
     }
 
     /// A floor under the score of `p`, one move past the positions the
@@ -542,7 +609,7 @@ impl Book {
         let mut scores = Vec::with_capacity(all.len());
         let mut missing = all
             .iter()
-            .filter(|(_, p)| !self.scores.contains_key(&p.symmetric_key()));
+            .filter(|(_, p)| !self.scores.contains(p.symmetric_key()));
         if let Some((moves, _)) = missing.next() {
             return Err(BookError::Incomplete {
                 moves: moves.clone(),
@@ -550,7 +617,10 @@ impl Book {
             });
         }
         for (moves, p) in &all {
-            let score = self.scores[&p.symmetric_key()];
+            let score = self
+                .scores
+                .get(p.symmetric_key())
+                .expect("every position is held");
             scores.push(i8::try_from(score).map_err(|_| BookError::Inconsistent {
                 moves: moves.clone(),
                 stored: score,
@@ -615,11 +685,11 @@ impl Book {
                 ))
             })?;
         let mut book = Book::new(shape, depth, weak == 1);
-        book.scores.reserve(count);
+        book.scores.reserve(shape, count);
         // The walk's keys are the book's: no position's is worked out twice.
         for (&i, &score) in walk.held.iter().zip(scores) {
             book.scores
-                .insert(walk.nodes[i as usize].key, i32::from(score as i8));
+                .insert(walk.position(i).symmetric_key(), i32::from(score as i8));
         }
         Ok((book, walk))
     }
@@ -628,9 +698,11 @@ impl Book {
     /// best of its children (r[solve.book]).
     fn check(&self, walk: &PositionWalk) -> Result<(), BookError> {
         for &i in &walk.held {
-            let node = &walk.nodes[i as usize];
-            let p = &node.position;
-            let stored = self.scores[&node.key];
+            let p = &walk.position(i);
+            let stored = self
+                .scores
+                .get(p.symmetric_key())
+                .expect("the walk's positions are the book's");
             let cells = self.shape.cells();
             let (low, high) = score_range(p, self.weak);
             if stored < low || stored > high {
@@ -660,7 +732,7 @@ impl Book {
         let mut out = header(self.shape, self.depth, self.weak);
         out.push('\n');
         for (moves, p) in positions(self.shape, self.depth) {
-            if let Some(score) = self.scores.get(&p.symmetric_key()) {
+            if let Some(score) = self.scores.get(p.symmetric_key()) {
                 out.push_str(&format!("{moves} {score}\n"));
             }
         }

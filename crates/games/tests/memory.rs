@@ -1,7 +1,7 @@
 //! r[board.memory]: judging a grid asks for at most
 //! `BYTES_PER_CELL` bytes a cell, counted by the allocator itself (each
 //! thread counts its own, so tests running beside this one do not add to
-//! it).
+//! it); reading an opening book, a bounded number of bytes an entry.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -107,4 +107,41 @@ fn judging_holds_at_most_the_bytes_a_cell_said() {
             peak as f64 / cells as f64
         );
     }
+}
+
+/// Reading a packed book (the shipped one, and the check of every score
+/// against its children) holds at most `PEAK_PER_ENTRY` bytes an entry at
+/// once: the walk of the positions (48 bytes a position it meets), one
+/// level's set of keys seen and the scores; and keeps at most
+/// `KEPT_PER_ENTRY`: the scores, in a map of 16-byte slots (and a control
+/// byte each) at least seven sixteenths full. Before, each position of the
+/// walk held its frame's masks and every key took 32 bytes: the shipped
+/// book's reading peaked at 434 bytes an entry and kept 49.
+#[test]
+fn reading_a_book_holds_a_bounded_number_of_bytes_an_entry() {
+    const PEAK_PER_ENTRY: usize = 128;
+    const KEPT_PER_ENTRY: usize = 17 * 16 / 7 + 1;
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/book/7x6.czb")).unwrap();
+    let before = HELD.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
+    let book = connectz_games::book::Book::from_packed(&bytes).unwrap();
+    let peak = (PEAK.with(Cell::get) - before) as usize;
+    let kept = (HELD.with(Cell::get) - before) as usize;
+    let entries = book.len();
+    assert_eq!(entries, 353_893);
+    eprintln!(
+        "the shipped book: {entries} entries, peak {peak} bytes ({:.1} an entry), kept {kept} ({:.1} an entry)",
+        peak as f64 / entries as f64,
+        kept as f64 / entries as f64
+    );
+    assert!(
+        peak <= entries * PEAK_PER_ENTRY,
+        "{peak} bytes at once for {entries} entries, {:.1} an entry",
+        peak as f64 / entries as f64
+    );
+    assert!(
+        kept <= entries * KEPT_PER_ENTRY,
+        "{kept} bytes kept for {entries} entries, {:.1} an entry",
+        kept as f64 / entries as f64
+    );
 }

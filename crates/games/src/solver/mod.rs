@@ -151,6 +151,24 @@ impl Position {
         self.p.moves
     }
 
+    /// The side to move's counters and all counters.
+    pub(crate) fn counters(&self) -> (u128, u128) {
+        (self.p.current, self.p.mask)
+    }
+
+    /// The position of this frame with the side to move's counters
+    /// `current` and all counters `mask` (as [`Position::counters`] gives).
+    pub(crate) fn with_counters(&self, current: u128, mask: u128) -> Position {
+        Position {
+            g: self.g,
+            p: Pos {
+                current,
+                mask,
+                moves: mask.count_ones() as i32,
+            },
+        }
+    }
+
     /// A key unique to the position (current + mask).
     pub fn key(&self) -> u128 {
         self.p.key()
