@@ -663,17 +663,21 @@ mod tests {
                 let p = q.narrow::<u64>();
                 checked += 1;
                 // Windows at which each bound is looked for in full: the
-                // ceiling with the opponent's run looked for, the floor with
-                // the side to move's.
+                // ceiling with the opponent's run looked for (alpha below
+                // 0), the floor with the side to move's (beta above 0). At
+                // the other window neither run is looked for: a ceiling of
+                // 0 already cuts a window from 0, a floor of 0 one below it.
                 for (alpha, beta) in [(-last, 1 - last), (last - 1, last)] {
                     match follow_up::<u64, Four>(&g, p, alpha, beta) {
                         Some(Bound::Upper(u)) => {
                             assert!(score <= u, "{moves}: {score} above {u}");
+                            assert!(u == 0 || (u == -last && alpha < 0), "{moves}: {u}");
                             kinds[usize::from(u == 0)] += 1;
                             tight += usize::from(score == u);
                         }
                         Some(Bound::Lower(l)) => {
                             assert!(score >= l, "{moves}: {score} below {l}");
+                            assert!(l == 0 || (l == last && beta > 0), "{moves}: {l}");
                             kinds[2 + usize::from(l == 0)] += 1;
                             tight += usize::from(score == l);
                         }
