@@ -1012,6 +1012,30 @@ mod tests {
         assert_eq!(positions(shape, 1_000_000).len(), book.len());
     }
 
+    /// A frame of more than 64 bits: keys below 2^64 and above it are kept
+    /// apart and both counted, found and packed (33 x 1, where no run fits,
+    /// so every score is a draw: a position with counters in both end
+    /// columns has a key, and a mirror image's, of 65 bits or more).
+    #[test]
+    fn keys_past_64_bits_are_kept_and_counted() {
+        let shape = Shape {
+            width: 33,
+            height: 1,
+            z: 34,
+        };
+        assert!(!shape.fits_64());
+        let book = whole(shape, 2, false);
+        let all = positions(shape, 2);
+        assert_eq!(book.len(), all.len());
+        assert!(!book.scores.wide.is_empty() && !book.scores.narrow.is_empty());
+        let ends = Position::from_moves(shape, "1x").unwrap();
+        assert!(ends.symmetric_key() >> 64 != 0);
+        assert!(book.contains(&ends));
+        assert_eq!(book.score(&ends), Some(0));
+        let back = Book::from_packed(&book.to_packed().unwrap()).unwrap();
+        assert_eq!(back, book);
+    }
+
     /// Every position's winning columns are the columns whose move wins,
     /// on random positions of several frames and run lengths.
     #[test]

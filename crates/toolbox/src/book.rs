@@ -58,22 +58,30 @@ struct Reporting<'a> {
 
 impl Reporting<'_> {
     fn report(&mut self) -> std::io::Result<()> {
-        let minutes = self.started.elapsed().as_secs_f64() / 60.0;
-        let rate = self.found as f64 / minutes.max(1e-9);
-        let left = (self.of - self.known - self.found) as f64 / rate.max(1e-9);
-        writeln!(
-            self.log,
-            "  depth {}: {} of {} known, {} in {:.1} min ({:.0} a minute), about {:.1} h left",
+        let line = progress(
             self.depth,
-            self.known + self.found,
-            self.of,
+            self.known,
             self.found,
-            minutes,
-            rate,
-            left / 60.0
-        )?;
+            self.of,
+            self.started.elapsed(),
+        );
+        writeln!(self.log, "{line}")?;
         self.log.flush()
     }
+}
+
+/// A level's report: `known` of its `of` positions known before the run,
+/// `found` more by it in `elapsed` (at least one), and how long the rest
+/// would take at the run's rate.
+fn progress(depth: usize, known: usize, found: usize, of: usize, elapsed: Duration) -> String {
+    let minutes = elapsed.as_secs_f64() / 60.0;
+    let rate = found as f64 / minutes.max(1e-9);
+    let left = of.saturating_sub(known + found) as f64 / rate.max(1e-9);
+    format!(
+        "  depth {depth}: {} of {of} known, {found} in {minutes:.1} min ({rate:.0} a minute), about {:.1} h left",
+        known + found,
+        left / 60.0
+    )
 }
 
 impl Write for Reporting<'_> {
@@ -392,6 +400,46 @@ mod tests {
     use super::*;
 
     /// The deepest level's reports, as (known, of, found this run).
+    /// The numbers of a report: 120 found in two minutes is 60 a minute,
+    /// and 600 left at that rate take ten minutes.
+    #[test]
+    fn a_report_gives_the_rate_and_the_time_left() {
+        let line = progress(10, 1000, 120, 1720, Duration::from_secs(120));
+        assert_eq!(
+            line,
+            "  depth 10: 1120 of 1720 known, 120 in 2.0 min (60 a minute), about 0.2 h left"
+        );
+        let line = progress(9, 0, 3, 9003, Duration::from_secs(60));
+        assert_eq!(
+            line,
+            "  depth 9: 3 of 9003 known, 3 in 1.0 min (3 a minute), about 50.0 h left"
+        );
+    }
+
+    /// What is flushed reaches the book's file.
+    #[test]
+    fn a_flush_reaches_the_file() {
+        let mut file = std::io::BufWriter::new(Vec::new());
+        let mut log = Vec::new();
+        let now = Instant::now();
+        let mut reporting = Reporting {
+            file: &mut file,
+            log: &mut log,
+            depth: 1,
+            of: 2,
+            known: 0,
+            found: 0,
+            every: Duration::ZERO,
+            started: now,
+            reported: now,
+        };
+        reporting.write_all(b"4 -1").unwrap();
+        reporting.flush().unwrap();
+        assert_eq!(reporting.found, 0);
+        assert_eq!(file.get_ref(), b"4 -1");
+        assert!(log.is_empty());
+    }
+
     fn reports(log: &str, depth: usize) -> Vec<(usize, usize, usize)> {
         let head = format!("  depth {depth}: ");
         log.lines()
