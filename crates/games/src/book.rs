@@ -212,8 +212,8 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
 /// not as text: reading the shipped book builds none (it took three
 /// quarters of the time to read it). A node is 48 bytes, a position's
 /// counters and its way back, not a whole [`Position`], which carries its
-/// frame's masks (256 bytes a node: reading the depth-9 book peaked at
-/// 150 MB, `tests/memory.rs`).
+/// frame's masks (with whole positions, reading the depth-9 book peaked at
+/// 154 MB; `tests/memory.rs` bounds it now).
 #[derive(Default)]
 struct PositionWalk {
     /// The empty frame: its masks are every node's.
