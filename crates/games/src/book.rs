@@ -686,7 +686,8 @@ impl Book {
             })?;
         let mut book = Book::new(shape, depth, weak == 1);
         book.scores.reserve(shape, count);
-        // The walk's keys are the book's: no position's is worked out twice.
+        // Each key is worked out again from the node's counters (the walk
+        // keeps no key: 16 bytes a node spared for a mirror a position).
         for (&i, &score) in walk.held.iter().zip(scores) {
             book.scores
                 .insert(walk.position(i).symmetric_key(), i32::from(score as i8));
