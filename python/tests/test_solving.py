@@ -342,29 +342,30 @@ def started_child(code):
     return child
 
 
-# A position of ten moves, one past the shipped book and in no line of the
-# perfect engine's plan, the longest to solve of 1,500 drawn at random: its
-# exact score takes the search 31 M nodes with the book's floor (about 2 s
-# on one thread here, beside other work; 44 M before the bounds of
-# r[solve.claimeven]), its columns' scores longer. It is still longer than
-# the longest of 368 other random 10-move positions (27 M nodes).
-LONG = "1477226771"
+# A position that searches for seconds. On 7 x 6 none does any more that
+# a test could name: the shipped book answers every position of at most 10
+# moves at once and bounds those of 11 (the slowest of 294 random ones took
+# 6.5 M nodes, about 0.4 s). On 9 x 8 there is no book: solving the first
+# counter in the centre column had not ended after 20 s, and the perfect
+# engine's reply there, which gives up after 12 M nodes and plays the
+# medium search's move, took about 3 s.
+LONG = "5"
+FRAME = "width=9, height=8"
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        f'connectz.solve("{LONG}")',
-        f'connectz.scores("{LONG}")',
-        f'connectz.best("{LONG}", jobs=2)',
-        f'connectz.Engine("perfect").move("{LONG}")',
+        f'connectz.solve("{LONG}", {FRAME})',
+        f'connectz.scores("{LONG}", {FRAME})',
+        f'connectz.best("{LONG}", {FRAME}, jobs=2)',
+        f'connectz.Engine("perfect", {FRAME}).move("{LONG}")',
     ],
 )
 def test_ctrl_c_stops_a_long_solve_with_keyboard_interrupt(call):
-    # Each of these searches for seconds (LONG is past the opening book,
-    # whose positions are answered at once). SIGINT comes half a second
-    # in; the child says KeyboardInterrupt and how long after the signal it
-    # raised. The wall bound is a correctness bound, kept generous (2 s) for
+    # Each of these searches for seconds (LONG, on a frame with no book).
+    # SIGINT comes half a second in; the child says KeyboardInterrupt and
+    # how long after the signal it raised. The wall bound is a correctness bound, kept generous (2 s) for
     # a loaded machine; the design is 20 ms of polling plus about a
     # thousand nodes a search thread.
     child = started_child(
@@ -461,12 +462,14 @@ def test_ctrl_c_ends_the_packages_cz_during_a_search(flags):
 
 
 def test_a_long_solve_releases_the_interpreter():
-    # A thread solves a position past the book (seconds); the main thread
+    # A thread solves a position for seconds (LONG); the main thread
     # runs Python meanwhile, which it could not if the solve held the lock.
     out = run_python(
         f"""
         import os, threading, connectz
-        solver = threading.Thread(target=connectz.solve, args=("{LONG}",), daemon=True)
+        solver = threading.Thread(
+            target=lambda: connectz.solve("{LONG}", {FRAME}), daemon=True
+        )
         solver.start()
         steps = 0
         while steps < 200_000:

@@ -210,7 +210,7 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
 /// there. The book holds those of `held`: the ones whose side to move
 /// cannot complete a run at once. Moves are kept as the path to the root,
 /// not as text: reading the shipped book builds none (it took three
-/// quarters of the time to read it). A node is 48 bytes, a position's
+/// quarters of the time to read it). A node is 40 bytes, a position's
 /// counters and its way back, not a whole [`Position`], which carries its
 /// frame's masks (with whole positions, reading the depth-9 book peaked at
 /// 154 MB; `tests/memory.rs` bounds it now).
@@ -224,7 +224,10 @@ struct PositionWalk {
 
 /// A position of a [`PositionWalk`]: its counters (as
 /// [`Position::counters`] gives), where the walk came from (the node of
-/// its parent, `u32::MAX` for the root) and the column played.
+/// its parent, `u32::MAX` for the root) and the column played. Packed to
+/// an alignment of 8, it is 40 bytes instead of 48 (its fields are only
+/// read by value).
+#[repr(C, packed(8))]
 struct Node {
     current: u128,
     mask: u128,
@@ -292,6 +295,10 @@ impl PositionWalk {
             }
             level = level.end..walk.nodes.len();
         }
+        // The vectors grew by doubling: up to half of each is room never
+        // used, which the book's map would sit beside.
+        walk.nodes.shrink_to_fit();
+        walk.held.shrink_to_fit();
         Some(walk)
     }
 
@@ -762,7 +769,7 @@ pub fn classic() -> &'static Arc<Book> {
 }
 
 /// The depth of the shipped book.
-pub const CLASSIC_DEPTH: usize = 9;
+pub const CLASSIC_DEPTH: usize = 10;
 
 #[cfg(test)]
 mod tests {

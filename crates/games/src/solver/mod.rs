@@ -837,7 +837,7 @@ mod tests {
         // position of the book's depth (whose replies it does not hold)
         // searches with the bound and finds what the search without the
         // book finds.
-        let p = Position::from_moves(Shape::CLASSIC, "344353425").unwrap();
+        let p = Position::from_moves(Shape::CLASSIC, "3443534252").unwrap();
         assert_eq!(p.moves() as usize, crate::book::CLASSIC_DEPTH);
         let mut with = Solver::with_table_mb(8);
         let mut without = Solver::with_table_mb(8).without_book();
@@ -896,7 +896,7 @@ mod tests {
     #[test]
     fn a_search_that_gives_up_says_so() {
         // Past the book: searched, and the budget stops it.
-        let p = Position::from_moves(Shape::CLASSIC, "6215562315").unwrap();
+        let p = Position::from_moves(Shape::CLASSIC, "14772267714").unwrap();
         let mut solver = Solver::with_table_mb(2);
         assert_eq!(solver.solve_within(&p, false, 5_000), None);
         assert!(solver.nodes() >= 5_000 && solver.nodes() < 5_000 + 2_048);

@@ -174,7 +174,7 @@ pub struct SearchArgs {
     /// Threads: positions side by side, or one position on all of them [default: the cores].
     #[arg(long, value_parser = jobs)]
     jobs: Option<usize>,
-    /// An opening book to look positions up in (made by `cz book --pack`) instead of the shipped one (7 x 6: every position of at most 9 moves).
+    /// An opening book to look positions up in (made by `cz book --pack`) instead of the shipped one (7 x 6: every position of at most 10 moves).
     #[arg(long, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
     /// Search every position, those of the book too.
