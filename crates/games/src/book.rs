@@ -756,8 +756,7 @@ impl Book {
 ///
 /// [`Solver`]: crate::solver::Solver
 pub fn classic() -> &'static Arc<Book> {
-    static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
-    BOOK.get_or_init(|| {
+    CLASSIC.get_or_init(|| {
         // The shipped bytes are checked whole by the tests (every score
         // against its children: tests/book.rs); should they fail to read,
         // the solver searches as it would without a book.
@@ -766,6 +765,16 @@ pub fn classic() -> &'static Arc<Book> {
                 .unwrap_or_else(|_| Book::new(Shape::CLASSIC, 0, false)),
         )
     })
+}
+
+/// The shipped book, once read.
+static CLASSIC: OnceLock<Arc<Book>> = OnceLock::new();
+
+/// Whether this process has read the shipped book (a solver reads it at the
+/// first 7 x 6 position it is asked of at most [`CLASSIC_DEPTH`] + 1 moves:
+/// reading it is about two billion instructions).
+pub fn classic_is_read() -> bool {
+    CLASSIC.get().is_some()
 }
 
 /// The depth of the shipped book.

@@ -5,12 +5,11 @@
 use std::fs::{self, OpenOptions};
 use std::io::{LineWriter, Write};
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use connectz_games::book::{self, Book};
 use connectz_games::plan::{self, Plan};
-use connectz_games::solver::{Shape, Solver};
+use connectz_games::solver::{BookChoice, Shape, Solver};
 
 use crate::solve::{SolveRequest, solve_positions};
 use crate::{Context, Error, Result};
@@ -28,8 +27,8 @@ pub struct BookRequest {
     pub jobs: usize,
     /// Megabytes of table per thread.
     pub table_mb: usize,
-    /// A book the solver looks positions up in (`None`: none).
-    pub book: Option<Arc<Book>>,
+    /// The book the solver looks positions up in.
+    pub book: BookChoice,
     /// How often a level being solved reports how far it is (`cz book`:
     /// [`REPORT_EVERY`]).
     pub report_every: Duration,
@@ -476,7 +475,7 @@ mod tests {
             weak: false,
             jobs: 1,
             table_mb: 2,
-            book: None,
+            book: BookChoice::Without,
             report_every: Duration::ZERO,
         };
         let of = book::positions(shape, 3)

@@ -40,7 +40,7 @@ pub fn session(
     // Every core on each reply: the perfect engine's proofs past its plan.
     let mut solver = crate::solve::solver(
         connectz_games::solver::DEFAULT_TABLE_MB,
-        (shape == connectz_games::solver::Shape::CLASSIC).then(connectz_games::book::classic),
+        &connectz_games::solver::BookChoice::Shipped,
     )?
     .with_every_core();
     let engine_side = if options.engine_first {

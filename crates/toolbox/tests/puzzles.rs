@@ -274,6 +274,36 @@ fn book_is_made_resumed_and_read_back() {
     assert_eq!(fs::read_to_string(&path).unwrap(), whole);
 }
 
+/// r[solve.book]: `cz solve` reads the shipped book only for a 7 x 6
+/// position it can answer (at most its depth, 10 moves) or bound (one move
+/// more), and `--stats` says when it did (counted, not timed: reading it
+/// is about two billion instructions, the first such position's wait).
+#[test]
+fn the_shipped_book_is_read_only_where_it_can_help() {
+    const READ: &str = "# the shipped book was read: 988231 positions";
+    for (moves, args, read) in [
+        ("44", &[][..], true),
+        ("1411224244", &[], true),
+        ("14112242444", &[], true),
+        ("141122424445", &[], false),
+        ("2252576253462244111563365343671351441", &[], false),
+        ("1411224244", &["--no-book"], false),
+        ("4444", &["--width", "5", "--height", "4"], false),
+    ] {
+        let out = run_cz(
+            &[
+                &["solve", "--stats", "--jobs", "1", "--table-mb", "2"][..],
+                args,
+            ]
+            .concat(),
+            format!("{moves}\n").as_bytes(),
+        );
+        assert!(out.status.success(), "{moves} {args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.contains(READ), read, "{moves} {args:?}: {text}");
+    }
+}
+
 /// r[solve.book]: `cz book --pack` writes a book `cz solve --book` consults
 /// (the same scores as searching, with no node searched); one altered, or
 /// of another frame, is refused with why.

@@ -340,10 +340,13 @@ pub struct Solver {
 }
 
 /// The book a solver consults.
-enum BookChoice {
+#[derive(Clone, Debug, Default)]
+pub enum BookChoice {
     /// The [shipped book](crate::book::classic), read when a 7 x 6
-    /// position is first asked of it (a solver of other frames, or one
-    /// told to search every position, never reads it).
+    /// position it can answer or bound is first asked of it (a solver of
+    /// other frames or of later positions, or one told to search every
+    /// position, never reads it).
+    #[default]
     Shipped,
     /// A book given.
     Given(Arc<Book>),
@@ -391,16 +394,21 @@ impl Solver {
     /// solver starts with the [shipped book](crate::book::classic), which
     /// holds early 7 x 6 positions). A book of another frame is never
     /// consulted; one of signs only answers only weak searches.
-    pub fn with_book(mut self, book: Arc<Book>) -> Solver {
-        self.book = BookChoice::Given(book);
+    pub fn with_book(self, book: Arc<Book>) -> Solver {
+        self.with_book_choice(BookChoice::Given(book))
+    }
+
+    /// Consults the book `choice` names: the shipped one (the default),
+    /// one given, or none.
+    pub fn with_book_choice(mut self, choice: BookChoice) -> Solver {
+        self.book = choice;
         self
     }
 
     /// Searches every position, the book's too (to measure or check the
     /// search itself).
-    pub fn without_book(mut self) -> Solver {
-        self.book = BookChoice::Without;
-        self
+    pub fn without_book(self) -> Solver {
+        self.with_book_choice(BookChoice::Without)
     }
 
     /// Searches each position on `jobs` threads that share the table (the
@@ -528,10 +536,18 @@ impl Solver {
         score
     }
 
-    /// The book consulted at `p`, if any.
+    /// The book consulted at `p`, if any. The shipped book answers only
+    /// positions of at most its depth and bounds those one move deeper
+    /// ([`Book::floor`]); past them it is not read (each query consults
+    /// the book at its root only, never inside the search).
     fn book_for(&self, p: &Position) -> Option<&Book> {
         match &self.book {
-            BookChoice::Shipped if p.shape() == Shape::CLASSIC => Some(crate::book::classic()),
+            BookChoice::Shipped
+                if p.shape() == Shape::CLASSIC
+                    && p.moves() as usize <= crate::book::CLASSIC_DEPTH + 1 =>
+            {
+                Some(crate::book::classic())
+            }
             BookChoice::Given(book) => Some(book),
             _ => None,
         }
@@ -891,6 +907,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_shipped_book_is_consulted_only_where_it_answers_or_bounds() {
+        // r[solve.book]: at most its depth it answers, one move deeper it
+        // bounds (Book::floor); later positions never read it.
+        let solver = Solver::with_table_mb(2);
+        let depth = crate::book::CLASSIC_DEPTH;
+        let mut p = Position::new(Shape::CLASSIC);
+        for (i, c) in "14112242444532".chars().enumerate() {
+            assert_eq!(p.moves() as usize, i);
+            assert_eq!(solver.book_for(&p).is_some(), i <= depth + 1, "{i} moves");
+            p.play_column(c as usize - '1' as usize);
+        }
+        // Other frames and the other choices.
+        let other = Position::new(Shape {
+            width: 7,
+            height: 7,
+            z: 4,
+        });
+        assert!(solver.book_for(&other).is_none());
+        let start = Position::new(Shape::CLASSIC);
+        assert!(
+            Solver::with_table_mb(2)
+                .without_book()
+                .book_for(&start)
+                .is_none()
+        );
+        let given = Arc::new(Book::new(Shape::CLASSIC, 2, false));
+        let with = Solver::with_table_mb(2).with_book(given);
+        assert!(with.book_for(&p).is_some());
     }
 
     #[test]

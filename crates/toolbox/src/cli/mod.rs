@@ -7,6 +7,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use crate::{Error, Result};
 use clap::{Parser, Subcommand};
 use connectz_explain::draw::Style;
+use connectz_games::solver::BookChoice;
 
 mod batch;
 mod board;
@@ -188,19 +189,15 @@ impl SearchArgs {
     }
 
     /// The book to consult (r[solve.book]): the one named, checked and of
-    /// the frame; none with --no-book; else the shipped one on 7 x 6 with
-    /// runs of 4 (read only then), and none on other frames.
-    fn book(
-        &self,
-        shape: connectz_games::solver::Shape,
-    ) -> Result<Option<std::sync::Arc<connectz_games::book::Book>>> {
-        use connectz_games::book::{self, Book};
+    /// the frame; none with --no-book; else the shipped one (the solver
+    /// reads it only for a 7 x 6 position it can answer or bound).
+    fn book(&self, shape: connectz_games::solver::Shape) -> Result<BookChoice> {
+        use connectz_games::book::Book;
         if self.no_book {
-            return Ok(None);
+            return Ok(BookChoice::Without);
         }
         let Some(path) = &self.book else {
-            let classic = shape == connectz_games::solver::Shape::CLASSIC;
-            return Ok(classic.then(|| book::classic().clone()));
+            return Ok(BookChoice::Shipped);
         };
         let bytes =
             std::fs::read(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
@@ -219,7 +216,7 @@ impl SearchArgs {
                 shape.z
             )));
         }
-        Ok(Some(std::sync::Arc::new(book)))
+        Ok(BookChoice::Given(std::sync::Arc::new(book)))
     }
 
     fn jobs(&self) -> usize {

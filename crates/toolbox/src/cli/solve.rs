@@ -23,7 +23,7 @@ pub struct SolveArgs {
     /// full column), as `c4solver -a` and the Python package's `scores` give.
     #[arg(long)]
     scores: bool,
-    /// Nodes searched per position, and the mean time, nodes and nodes per second at the end.
+    /// Nodes searched per position, and the mean time, nodes and nodes per second at the end (and whether the shipped book was read, whose reading is in the mean time).
     #[arg(long)]
     stats: bool,
     #[command(flatten)]
