@@ -5,7 +5,8 @@
 // `connectz`, and judged in the page's first tab; every column's score shown
 // for four positions equal to what `cz solve` prints for them (and, on the
 // empty 7 x 6 board, to the entries of the 7 x 6 plan that `cz book --plan`
-// made); the hint is a best column; a game against the medium level on
+// made); the worker reads the opening book when the tab is opened (as many
+// positions as cz solve's); the hint is a best column; a game against the medium level on
 // another frame, the player second; a long think (the scores of the empty
 // 8 x 7 board) and an engine's think cancelled (the page answers at once, the
 // indicator goes away, the engine moves again when asked); the page stays
@@ -51,6 +52,15 @@ await page.waitForFunction(() => document.body.dataset.state === "ready", null, 
 await page.click("#tab-play");
 await page.waitForFunction(() => document.body.dataset.play === "human", null, { timeout: 30000 });
 await page.screenshot({ path: join(screens, "1-play-start.png") });
+// Opening the tab has the worker read the opening book at once, before any
+// scores ask for it: every position of it (cz solve --stats counts them).
+await page.waitForFunction(() => document.body.dataset.book !== undefined, null, { timeout: 60000 });
+const bookRead = await page.evaluate(() => document.body.dataset.book);
+const bookLine = execFileSync(cz, ["solve", "--stats", "--jobs", "1", "--table-mb", "2"], { input: "44\n" })
+  .toString()
+  .split("\n")
+  .find((l) => l.startsWith("# the shipped book was read: "));
+check(bookLine === `# the shipped book was read: ${bookRead} positions (its reading is in the mean time)`, `the worker read the book: ${bookRead} positions; cz solve: ${bookLine}`);
 
 const data = () => page.evaluate(() => ({ ...document.body.dataset }));
 let state;

@@ -12,11 +12,17 @@ const play = {
   view: null, scores: null, hint: null, said: "", stopped: false,
 };
 let worker = null, workerUrl = null, job = null, jobs = 0, thinkingTimer = 0, tickTimer = 0;
+/** Whether the play tab has been opened: each worker then reads the opening book at once. */
+let warm = false;
 
 function startWorker() {
   workerUrl ??= URL.createObjectURL(new Blob([$("worker-source").textContent], { type: "text/javascript" }));
   worker = new Worker(workerUrl);
   worker.onmessage = ({ data }) => {
+    if (data.warmed !== undefined) {
+      document.body.dataset.book = String(data.warmed);
+      return;
+    }
     if (!job || data.id !== job.id) return;
     const done = job;
     job = null;
@@ -33,6 +39,14 @@ function startWorker() {
     failed?.resolve({ error: "the engine stopped: " + (e.message || "an error in its worker") });
   };
   worker.postMessage({ module: wasmModule });
+  if (warm) worker.postMessage({ warm: true });
+}
+
+/** The play tab opened: the worker reads the opening book now (about 1.7 s), not at the first scores. */
+function warmBook() {
+  if (warm) return;
+  warm = true;
+  worker.postMessage({ warm: true });
 }
 
 function restartWorker() {
@@ -363,6 +377,7 @@ function undo() {
 
 function setupPlay() {
   startWorker();
+  $("tab-play").addEventListener("click", warmBook);
   $("play-new").addEventListener("click", newGame);
   $("play-undo").addEventListener("click", undo);
   $("play-hint").addEventListener("click", hint);

@@ -10,6 +10,11 @@ onmessage = ({ data }) => {
       .then((instance) => instance.exports);
     return;
   }
+  if (data.warm) {
+    // The opening book, read before the first question that needs it.
+    ready.then((ex) => postMessage({ warmed: ex.cz_play_warm() }), () => {});
+    return;
+  }
   ready.then((ex) => {
     const { id, kind, width, height, z, moves } = data;
     let n;

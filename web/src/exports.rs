@@ -4,7 +4,8 @@
 //! One instance, one thread: the state lives in one mutex. The page runs
 //! two instances of the same module: its own, for the judge and the play
 //! tab's board, and its Web Worker's, for the engine and the scores (the
-//! `cz_play_engine` and `cz_play_score` calls, which may take long).
+//! `cz_play_engine` and `cz_play_score` calls, which may take long, and
+//! `cz_play_warm`, which reads the opening book ahead of them).
 //!
 //! The only unsafe code of the crate is the attribute that exports these
 //! functions under their own names, and the declaration of the one function
@@ -287,4 +288,14 @@ pub extern "C" fn cz_play_score(len: usize, width: u32, height: u32, z: u32, col
         Err(why) => error_json(&why),
     };
     answer(&mut state, text)
+}
+
+/// Reads the shipped opening book ahead of the first question that needs
+/// it (about 1.7 s in Chromium, once per worker) and returns its number of
+/// positions. The worker calls it when the play tab is first opened, so
+/// that the first scores of an early position do not wait for it.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "C" fn cz_play_warm() -> usize {
+    connectz_games::book::classic().len()
 }
