@@ -87,7 +87,6 @@ pub struct Position {
     p: Pos<u128>,
 }
 
-/// Winning cells for `own`, by the frame's detector.
 /// A frame's geometry on 64-bit words when the frame fits them, for work
 /// done on every position of a walk (reading the shipped book mirrors a key
 /// and finds the columns that win at once for each position it meets):
@@ -104,6 +103,19 @@ impl Narrow {
     }
 }
 
+/// The columns where the side to move of `p` completes a run now, as bits
+/// ([`Position::winning_columns`], on any word).
+fn winning_columns_in<W: Word>(g: &Geometry<W>, p: &Pos<W>) -> u64 {
+    let wins = wins_of(g, p.current) & (g.board ^ p.mask) & p.possible(g);
+    if wins == W::ZERO {
+        return 0;
+    }
+    (0..g.width)
+        .filter(|&c| wins & g.column(c) != W::ZERO)
+        .fold(0, |bits, c| bits | 1 << c)
+}
+
+/// Winning cells for `own`, by the frame's detector.
 fn wins_of<W: Word>(g: &Geometry<W>, own: W) -> W {
     match g.detector() {
         Detector::None => W::ZERO,
@@ -218,13 +230,7 @@ impl Position {
     /// as bits (column `c` is bit `c`): [`Position::is_winning_move`] of
     /// every column at the cost of one.
     pub fn winning_columns(&self) -> u64 {
-        let wins = self.own_wins() & self.p.possible(&self.g);
-        if wins == 0 {
-            return 0;
-        }
-        (0..self.g.width)
-            .filter(|&c| wins & self.g.column(c) != 0)
-            .fold(0, |bits, c| bits | 1 << c)
+        winning_columns_in(&self.g, &self.p)
     }
 
     /// True when the side to move can complete a run now.
@@ -324,17 +330,10 @@ impl Position {
 
     /// [`Position::winning_columns`], on `narrow`'s words when it has them.
     pub(crate) fn winning_columns_by(&self, narrow: &Narrow) -> u64 {
-        let Some(g) = &narrow.g else {
-            return self.winning_columns();
-        };
-        let p = self.narrow::<u64>();
-        let wins = wins_of(g, p.current) & (g.board ^ p.mask) & p.possible(g);
-        if wins == 0 {
-            return 0;
+        match &narrow.g {
+            Some(g) => winning_columns_in(g, &self.narrow::<u64>()),
+            None => self.winning_columns(),
         }
-        (0..g.width)
-            .filter(|&c| wins & g.column(c) != 0)
-            .fold(0, |bits, c| bits | 1 << c)
     }
 
     fn narrow<W: Word>(&self) -> Pos<W> {
