@@ -42,7 +42,7 @@ function startWorker() {
   if (warm) worker.postMessage({ warm: true });
 }
 
-/** The play tab opened: the worker reads the opening book now (under a second), not at the first scores. */
+/** The play tab opened: the worker reads the opening book now, not at the first scores. */
 function warmBook() {
   if (warm) return;
   warm = true;

@@ -291,8 +291,7 @@ pub extern "C" fn cz_play_score(len: usize, width: u32, height: u32, z: u32, col
 }
 
 /// Reads the shipped opening book ahead of the first question that needs
-/// it (under a second in Chromium, once per worker) and returns its number of
-/// positions. The worker calls it when the play tab is first opened, so
+/// it (once per worker) and returns its number of positions. The worker calls it when the play tab is first opened, so
 /// that the first scores of an early position do not wait for it.
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]

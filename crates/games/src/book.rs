@@ -775,8 +775,8 @@ pub fn classic() -> &'static Arc<Book> {
 static CLASSIC: OnceLock<Arc<Book>> = OnceLock::new();
 
 /// Whether this process has read the shipped book (a solver reads it at the
-/// first 7 x 6 position it is asked of at most [`CLASSIC_DEPTH`] + 1 moves:
-/// reading it is about 1.3 billion instructions).
+/// first 7 x 6 position it is asked of at most [`CLASSIC_DEPTH`] + 1
+/// moves).
 pub fn classic_is_read() -> bool {
     CLASSIC.get().is_some()
 }

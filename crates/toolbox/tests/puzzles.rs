@@ -277,7 +277,7 @@ fn book_is_made_resumed_and_read_back() {
 /// r[solve.book]: `cz solve` reads the shipped book only for a 7 x 6
 /// position it can answer (at most its depth, 10 moves) or bound (one move
 /// more), and `--stats` says when it did (counted, not timed: reading it
-/// is about 1.3 billion instructions, the first such position's wait).
+/// is the first such position's wait).
 #[test]
 fn the_shipped_book_is_read_only_where_it_can_help() {
     const READ: &str = "# the shipped book was read: 988231 positions";
