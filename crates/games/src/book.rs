@@ -23,7 +23,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, OnceLock};
 
-use crate::solver::{Narrow, Position, PositionError, Shape};
+use crate::solver::{Pos, Position, PositionError, Shape, Word, winning_columns_in};
 
 /// An opening book.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,22 +37,50 @@ pub struct Book {
 /// A book's scores by the positions' symmetric keys. A key below 2^64
 /// (every key of a frame of at most 64 bits, 7 x 6 among them) is kept in
 /// a map of 16-byte slots, any other in one of 32: on 7 x 6, half the
-/// memory of one map for every key.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// memory of one map for every key. A packed book of a frame of at most 56
+/// bits (7 x 6 among them) is read into `sorted` instead: each entry its
+/// key shifted left a byte and its score in that byte, in order, 8 bytes an
+/// entry and found by a binary search. Filling it is a sort, where inserts
+/// into a map of a million keys each wait on memory.
+#[derive(Clone, Debug, Default)]
 struct Scores {
     narrow: HashMap<u64, i32, KeyHash>,
     wide: HashMap<u128, i32, KeyHash>,
+    sorted: Vec<u64>,
 }
+
+/// Bits of a key [`Scores::sorted`] takes.
+const SORTED_BITS: usize = 56;
 
 impl Scores {
     fn insert(&mut self, key: u128, score: i32) {
+        if let Some(i) = self.sorted_index(key) {
+            if let Ok(byte) = i8::try_from(score) {
+                self.sorted[i] = (key as u64) << 8 | u64::from(byte as u8);
+                return;
+            }
+            self.sorted.remove(i);
+        }
         match u64::try_from(key) {
             Ok(key) => self.narrow.insert(key, score),
             Err(_) => self.wide.insert(key, score),
         };
     }
 
+    /// Where `key` is in `sorted`.
+    fn sorted_index(&self, key: u128) -> Option<usize> {
+        if self.sorted.is_empty() || key >> SORTED_BITS != 0 {
+            return None;
+        }
+        let key = key as u64;
+        let i = self.sorted.partition_point(|&e| e >> 8 < key);
+        (self.sorted.get(i).is_some_and(|&e| e >> 8 == key)).then_some(i)
+    }
+
     fn get(&self, key: u128) -> Option<i32> {
+        if let Some(i) = self.sorted_index(key) {
+            return Some(i32::from(self.sorted[i] as u8 as i8));
+        }
         match u64::try_from(key) {
             Ok(key) => self.narrow.get(&key),
             Err(_) => self.wide.get(&key),
@@ -65,7 +93,18 @@ impl Scores {
     }
 
     fn len(&self) -> usize {
-        self.narrow.len() + self.wide.len()
+        self.narrow.len() + self.wide.len() + self.sorted.len()
+    }
+
+    /// Every entry, in no particular order.
+    fn entries(&self) -> impl Iterator<Item = (u128, i32)> + '_ {
+        let sorted = self
+            .sorted
+            .iter()
+            .map(|&e| (u128::from(e >> 8), i32::from(e as u8 as i8)));
+        let narrow = self.narrow.iter().map(|(&k, &s)| (u128::from(k), s));
+        let wide = self.wide.iter().map(|(&k, &s)| (k, s));
+        sorted.chain(narrow).chain(wide)
     }
 
     /// Room for `more` keys of frame `shape`.
@@ -77,6 +116,16 @@ impl Scores {
         }
     }
 }
+
+/// Two books' scores are equal when they hold the same keys with the same
+/// scores, however each keeps them.
+impl PartialEq for Scores {
+    fn eq(&self, other: &Scores) -> bool {
+        self.len() == other.len() && self.entries().all(|(k, s)| other.get(k) == Some(s))
+    }
+}
+
+impl Eq for Scores {}
 
 /// Why a book's text cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,11 +246,19 @@ pub(crate) fn whole_lines(text: &str) -> &str {
 /// Every position the book of `depth` holds, one of each mirror pair, in
 /// order of depth: its moves and the position.
 pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
-    let walk = PositionWalk::new(shape, depth, usize::MAX).unwrap_or_default();
-    walk.held
-        .iter()
-        .map(|&i| (walk.moves(i), walk.position(i)))
-        .collect()
+    fn all<W: Word>(shape: Shape, depth: usize) -> Vec<(String, Position)> {
+        let walk = PositionWalk::<W>::new(shape, depth, usize::MAX, |_| {})
+            .expect("a walk without a limit ends");
+        walk.held
+            .iter()
+            .map(|&i| (walk.moves(i), walk.position(i)))
+            .collect()
+    }
+    if shape.fits_64() {
+        all::<u64>(shape, depth)
+    } else {
+        all::<u128>(shape, depth)
+    }
 }
 
 /// The positions of the first `depth` moves, each met once (one of each
@@ -210,48 +267,56 @@ pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
 /// there. The book holds those of `held`: the ones whose side to move
 /// cannot complete a run at once. Moves are kept as the path to the root,
 /// not as text: reading the shipped book builds none (it took three
-/// quarters of the time to read it). A node is 40 bytes, a position's
-/// counters and its way back, not a whole [`Position`], which carries its
-/// frame's masks (with whole positions, reading the depth-9 book peaked at
-/// 154 MB; `tests/memory.rs` bounds it now).
-#[derive(Default)]
-struct PositionWalk {
-    /// The empty frame: its masks are every node's.
-    root: Option<Position>,
-    nodes: Vec<Node>,
+/// quarters of the time to read it). A node is a position's counters and
+/// its way back, not a whole [`Position`], which carries its frame's masks
+/// (with whole positions, reading the depth-9 book peaked at 154 MB;
+/// `tests/memory.rs` bounds it now).
+///
+/// The walk is on the narrowest word that holds the frame (`W`): on 7 x 6,
+/// 64-bit words, whose play, mirror and run detection take a fraction of
+/// the work of 128-bit ones, and nodes of 24 bytes instead of 40.
+struct PositionWalk<W> {
+    /// The empty frame, for the positions of [`PositionWalk::position`].
+    root: Position,
+    nodes: Vec<Node<W>>,
     held: Vec<u32>,
 }
 
-/// A position of a [`PositionWalk`]: its counters (as
-/// [`Position::counters`] gives), where the walk came from (the node of
-/// its parent, `u32::MAX` for the root) and the column played. Packed to
-/// an alignment of 8, it is 40 bytes instead of 48 (its fields are only
-/// read by value).
+/// A position of a [`PositionWalk`]: its counters (the side to move's and
+/// all), where the walk came from (the node of its parent, `u32::MAX` for
+/// the root) and the column played. Packed to an alignment of 8, it is 24
+/// bytes on 64-bit words instead of 32, 40 on 128-bit ones instead of 48
+/// (its fields are only read by value).
 #[repr(C, packed(8))]
-struct Node {
-    current: u128,
-    mask: u128,
+struct Node<W> {
+    current: W,
+    mask: W,
     parent: u32,
     column: u8,
 }
 
-impl PositionWalk {
+impl<W: Word> PositionWalk<W> {
     /// The walk, or `None` as soon as the book would hold more than `most`
     /// (a packed book's header cannot make its reader enumerate without
-    /// end).
-    fn new(shape: Shape, depth: usize, most: usize) -> Option<PositionWalk> {
-        let root = Position::new(shape);
+    /// end). `held` is given each held position's symmetric key as the
+    /// walk meets it, in the order of [`PositionWalk::held`].
+    fn new(
+        shape: Shape,
+        depth: usize,
+        most: usize,
+        mut held: impl FnMut(W),
+    ) -> Option<PositionWalk<W>> {
+        let g = shape.geometry::<W>();
+        let mirror = g.mirror_by_swaps();
         // Positions of different depths have different numbers of
         // counters, so two meet only within a level: the set of keys seen
         // is a level's.
-        let mut seen: HashSet<u128, KeyHash> = HashSet::default();
-        let narrow = Narrow::new(shape);
-        let (current, mask) = root.counters();
+        let mut seen: HashSet<W, KeyHash> = HashSet::default();
         let mut walk = PositionWalk {
-            root: Some(root),
+            root: Position::new(shape),
             nodes: vec![Node {
-                current,
-                mask,
+                current: W::ZERO,
+                mask: W::ZERO,
                 parent: u32::MAX,
                 column: 0,
             }],
@@ -264,26 +329,43 @@ impl PositionWalk {
             }
             seen.clear();
             for i in level.clone() {
-                let p = walk.position(i as u32);
-                let wins = p.winning_columns_by(&narrow);
+                let node = &walk.nodes[i];
+                let p = Pos {
+                    current: node.current,
+                    mask: node.mask,
+                    moves: d as i32,
+                };
+                // The mirror image, played into as the position is (column
+                // c there is width - 1 - c here): a mirror a position, not
+                // one a child.
+                let mirrored = Pos {
+                    current: mirror.apply(p.current),
+                    mask: mirror.apply(p.mask),
+                    moves: p.moves,
+                };
+                let wins = winning_columns_in(&g, &p);
                 if wins == 0 {
                     if walk.held.len() == most {
                         return None;
                     }
                     walk.held.push(i as u32);
+                    held(p.key().min(mirrored.key()));
                 }
-                if d == depth || p.moves() == shape.cells() {
+                if d == depth || d == shape.cells() as usize {
                     continue;
                 }
+                let possible = p.possible(&g);
+                let possible_mirrored = mirrored.possible(&g);
                 for c in 0..shape.width {
-                    if p.can_play(c) && wins >> c & 1 == 0 {
-                        let mut child = p;
-                        child.play_column(c);
-                        if seen.insert(child.symmetric_key_by(&narrow)) {
-                            let (current, mask) = child.counters();
+                    let bit = possible & g.column(c);
+                    if bit != W::ZERO && wins >> c & 1 == 0 {
+                        let child = p.play(bit);
+                        let across = possible_mirrored & g.column(shape.width - 1 - c);
+                        let key = child.key().min(mirrored.play(across).key());
+                        if seen.insert(key) {
                             walk.nodes.push(Node {
-                                current,
-                                mask,
+                                current: child.current,
+                                mask: child.mask,
                                 parent: i as u32,
                                 column: c as u8,
                             });
@@ -307,9 +389,7 @@ impl PositionWalk {
     fn position(&self, i: u32) -> Position {
         let node = &self.nodes[i as usize];
         self.root
-            .as_ref()
-            .expect("a walk with nodes has a root")
-            .with_counters(node.current, node.mask)
+            .with_counters(node.current.to_u128(), node.mask.to_u128())
     }
 
     /// The moves of node `i`, as `cz solve` reads them.
@@ -662,9 +742,7 @@ impl Book {
     /// # Errors
     /// [`BookError::Packed`] or [`BookError::Inconsistent`].
     pub fn from_packed(bytes: &[u8]) -> Result<Book, BookError> {
-        let (book, walk) = Book::unpacked(bytes)?;
-        book.check(&walk)?;
-        Ok(book)
+        Book::unpacked(bytes, true)
     }
 
     /// The book packed in `bytes`, whole and as written (its frame, depth,
@@ -672,43 +750,73 @@ impl Book {
     /// children: for the shipped book, whose bytes the tests read with
     /// [`Book::from_packed`] (the check is four tenths of the read).
     fn from_shipped(bytes: &[u8]) -> Result<Book, BookError> {
-        Book::unpacked(bytes).map(|(book, _)| book)
+        Book::unpacked(bytes, false)
     }
 
-    /// The entries of a packed book, and the walk of its positions.
-    fn unpacked(bytes: &[u8]) -> Result<(Book, PositionWalk), BookError> {
-        let bad = |why: &str| BookError::Packed(why.to_string());
-        // The checksum is read before the numbers are trusted.
-        let ([width, height, z, depth, weak, count], scores) =
-            unpack::<6>(bytes, MAGIC, "entries", |count| count)?;
+    /// The entries of a packed book, each score checked against its
+    /// children when `check` says so.
+    fn unpacked(bytes: &[u8], check: bool) -> Result<Book, BookError> {
+        // The checksum is read before the numbers are trusted; there are
+        // as many scores as the header's entries.
+        let ([width, height, z, depth, weak, _entries], scores) =
+            unpack::<6>(bytes, MAGIC, "entries", |entries| entries)?;
         let shape = packed_shape(width, height, z)?;
         if weak > 1 {
-            return Err(bad("its kind of score is neither exact nor signs"));
+            return Err(BookError::Packed(
+                "its kind of score is neither exact nor signs".to_string(),
+            ));
         }
-        let walk = PositionWalk::new(shape, depth, count)
-            .filter(|walk| walk.held.len() == count)
-            .ok_or_else(|| {
-                bad(&format!(
-                    "{count} entries are not the number of positions of depth {depth}"
-                ))
-            })?;
         let mut book = Book::new(shape, depth, weak == 1);
-        book.scores.reserve(shape, count);
-        // Each key is worked out again from the node's counters (the walk
-        // keeps no key: 16 bytes a node spared for a mirror a position).
-        let narrow = Narrow::new(shape);
-        for (&i, &score) in walk.held.iter().zip(scores) {
-            book.scores.insert(
-                walk.position(i).symmetric_key_by(&narrow),
-                i32::from(score as i8),
-            );
+        if shape.fits_64() {
+            book.read::<u64>(scores, check)?;
+        } else {
+            book.read::<u128>(scores, check)?;
         }
-        Ok((book, walk))
+        Ok(book)
+    }
+
+    /// Fills an empty book with `scores`, one for each position of its
+    /// walk on words `W`, in order.
+    fn read<W: Word>(&mut self, scores: &[u8], check: bool) -> Result<(), BookError> {
+        let count = scores.len();
+        let sorted = self.shape.bits() <= Some(SORTED_BITS);
+        let mut next = scores.iter();
+        let table = &mut self.scores;
+        if sorted {
+            table.sorted.reserve_exact(count);
+        } else {
+            table.reserve(self.shape, count);
+        }
+        let walk = PositionWalk::<W>::new(self.shape, self.depth, count, |key| {
+            if let Some(&score) = next.next() {
+                if sorted {
+                    table
+                        .sorted
+                        .push((key.to_u128() as u64) << 8 | u64::from(score));
+                } else {
+                    table.insert(key.to_u128(), i32::from(score as i8));
+                }
+            }
+        })
+        .filter(|walk| walk.held.len() == count)
+        .ok_or_else(|| {
+            BookError::Packed(format!(
+                "{count} entries are not the number of positions of depth {}",
+                self.depth
+            ))
+        })?;
+        // Each key is there once (the walk meets each position once), so
+        // the order of the scores in their bytes does not matter.
+        self.scores.sorted.sort_unstable();
+        if check {
+            self.check(&walk)?;
+        }
+        Ok(())
     }
 
     /// Every score in its range, and every position short of the depth the
     /// best of its children (r[solve.book]).
-    fn check(&self, walk: &PositionWalk) -> Result<(), BookError> {
+    fn check<W: Word>(&self, walk: &PositionWalk<W>) -> Result<(), BookError> {
         for &i in &walk.held {
             let p = &walk.position(i);
             let stored = self
@@ -1008,6 +1116,68 @@ mod tests {
                 );
                 assert_eq!(reader.nodes(), 0, "{moves}");
             }
+        }
+    }
+
+    /// The walk on 64-bit words meets the positions the walk on 128-bit
+    /// words meets, in the same order, with the same keys; and a packed
+    /// book is read into the sorted entries on frames of at most 56 bits
+    /// and into the maps past them, the same book either way. Frames just
+    /// below, at and above 56 and 64 bits.
+    #[test]
+    fn each_frame_is_walked_and_kept_on_the_words_that_hold_it() {
+        for (width, height, z, depth, bits) in [
+            (5, 10, 3, 3, 55),
+            (7, 7, 3, 3, 56),
+            (8, 6, 3, 3, 56),
+            (3, 18, 2, 3, 57),
+            (9, 6, 3, 2, 63),
+            (8, 7, 3, 2, 64),
+            (13, 4, 3, 2, 65),
+        ] {
+            let shape = Shape { width, height, z };
+            assert_eq!(shape.bits(), Some(bits));
+            if shape.fits_64() {
+                let mut narrow_keys = Vec::new();
+                let narrow = PositionWalk::<u64>::new(shape, depth, usize::MAX, |k| {
+                    narrow_keys.push(u128::from(k))
+                })
+                .unwrap();
+                let mut wide_keys = Vec::new();
+                let wide =
+                    PositionWalk::<u128>::new(shape, depth, usize::MAX, |k| wide_keys.push(k))
+                        .unwrap();
+                assert_eq!(narrow_keys, wide_keys, "{width} x {height}");
+                assert_eq!(narrow.held, wide.held, "{width} x {height}");
+                for (&i, &key) in wide.held.iter().zip(&wide_keys) {
+                    assert_eq!(narrow.position(i), wide.position(i));
+                    assert_eq!(narrow.moves(i), wide.moves(i));
+                    assert_eq!(wide.position(i).symmetric_key(), key);
+                }
+            }
+            let book = whole(shape, depth, false);
+            let mut back = Book::from_packed(&book.to_packed().unwrap()).unwrap();
+            assert_eq!(back, book, "{width} x {height}");
+            assert_eq!(
+                back.scores.sorted.len(),
+                if bits <= 56 { book.len() } else { 0 }
+            );
+            for (moves, p) in positions(shape, depth) {
+                assert_eq!(
+                    back.score(&p),
+                    book.score(&p),
+                    "{width} x {height}: {moves}"
+                );
+            }
+            // Replacing a score keeps one entry for the position, in the
+            // sorted entries while the score fits their byte.
+            let (_, last) = positions(shape, depth).pop().unwrap();
+            for score in [3, 1000, -2] {
+                back.insert(&last, score);
+                assert_eq!(back.score(&last), Some(score));
+                assert_eq!(back.len(), book.len());
+            }
+            assert_ne!(back, book);
         }
     }
 

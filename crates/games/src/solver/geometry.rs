@@ -94,6 +94,11 @@ impl<W: Word> Geometry<W> {
         out
     }
 
+    /// [`Geometry::mirror`] by swaps, for work that mirrors many sets.
+    pub fn mirror_by_swaps(&self) -> Mirror<W> {
+        Mirror::new(self)
+    }
+
     /// The top cell of column `col`.
     #[inline(always)]
     pub fn top(&self, col: usize) -> W {
@@ -313,5 +318,66 @@ mod tests {
         agree::<u64>(32, 1, 32, 8);
         agree::<u128>(1, 127, 127, 9);
         agree::<u128>(64, 1, 64, 10);
+    }
+}
+
+/// [`Geometry::mirror`] in a few swaps where the frame allows: with its
+/// columns padded to a power of two that still fits the word, neighbouring
+/// columns swap, then neighbouring pairs, and so on (three swaps on 7 x 6,
+/// instead of a shift and a mask a column), and the padding is shifted
+/// out. Any other frame mirrors column by column.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mirror<W> {
+    /// Each swap's mask (the lower block of each pair) and its block's
+    /// bits, the swaps being `stages` of them; none when the padded
+    /// columns do not fit.
+    swaps: [(W, u32); 6],
+    stages: usize,
+    /// The padding's bits, shifted out at the end.
+    padding: u32,
+    g: Geometry<W>,
+}
+
+impl<W: Word> Mirror<W> {
+    fn new(g: &Geometry<W>) -> Mirror<W> {
+        let step = g.height as u32 + 1;
+        let padded = (g.width as u32).next_power_of_two();
+        let mut swaps = [(W::ZERO, 0); 6];
+        let mut stages = 0;
+        if padded.checked_mul(step).is_some_and(|bits| bits <= W::BITS) {
+            let mut block = 1;
+            while block < padded {
+                let bits = block * step;
+                let mut mask = W::ZERO;
+                for first in (0..padded).step_by(2 * block as usize) {
+                    for c in first..first + block {
+                        mask = mask | ((W::ONE << step) - W::ONE).shl_or_zero(c * step);
+                    }
+                }
+                swaps[stages] = (mask, bits);
+                stages += 1;
+                block *= 2;
+            }
+        }
+        Mirror {
+            swaps,
+            stages,
+            padding: (padded - g.width as u32) * step,
+            g: *g,
+        }
+    }
+
+    /// The set seen in the mirror ([`Geometry::mirror`]), for a set of the
+    /// frame's columns.
+    #[inline(always)]
+    pub fn apply(&self, x: W) -> W {
+        if self.stages == 0 {
+            return self.g.mirror(x);
+        }
+        let mut x = x;
+        for &(mask, bits) in &self.swaps[..self.stages] {
+            x = (x & mask) << bits | (x >> bits) & mask;
+        }
+        x >> self.padding
     }
 }

@@ -68,10 +68,12 @@ pub use shape::{Shape, column_char, column_of};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
-use geometry::{Detector, Four, FourHigh, Geometry, NoRuns, RunDetector, Runs};
-use search::{Busy, Goal, Pos, Search, SearchBounds};
+pub(crate) use geometry::Geometry;
+use geometry::{Detector, Four, FourHigh, NoRuns, RunDetector, Runs};
+pub(crate) use search::Pos;
+use search::{Busy, Goal, Search, SearchBounds};
 use table::Table;
-use word::Word;
+pub(crate) use word::Word;
 
 use crate::book::Book;
 
@@ -87,25 +89,9 @@ pub struct Position {
     p: Pos<u128>,
 }
 
-/// A frame's geometry on 64-bit words when the frame fits them, for work
-/// done on every position of a walk (reading the shipped book mirrors a key
-/// and finds the columns that win at once for each position it meets):
-/// 64-bit words take a fraction of the work of 128-bit ones.
-pub(crate) struct Narrow {
-    g: Option<Geometry<u64>>,
-}
-
-impl Narrow {
-    pub(crate) fn new(shape: Shape) -> Narrow {
-        Narrow {
-            g: shape.fits_64().then(|| shape.geometry::<u64>()),
-        }
-    }
-}
-
 /// The columns where the side to move of `p` completes a run now, as bits
 /// ([`Position::winning_columns`], on any word).
-fn winning_columns_in<W: Word>(g: &Geometry<W>, p: &Pos<W>) -> u64 {
+pub(crate) fn winning_columns_in<W: Word>(g: &Geometry<W>, p: &Pos<W>) -> u64 {
     let wins = wins_of(g, p.current) & (g.board ^ p.mask) & p.possible(g);
     if wins == W::ZERO {
         return 0;
@@ -179,13 +165,8 @@ impl Position {
         self.p.moves
     }
 
-    /// The side to move's counters and all counters.
-    pub(crate) fn counters(&self) -> (u128, u128) {
-        (self.p.current, self.p.mask)
-    }
-
     /// The position of this frame with the side to move's counters
-    /// `current` and all counters `mask` (as [`Position::counters`] gives).
+    /// `current` and all counters `mask`.
     pub(crate) fn with_counters(&self, current: u128, mask: u128) -> Position {
         Position {
             g: self.g,
@@ -310,6 +291,14 @@ impl Position {
         }
     }
 
+    fn narrow<W: Word>(&self) -> Pos<W> {
+        Pos {
+            current: W::from_u128(self.p.current),
+            mask: W::from_u128(self.p.mask),
+            moves: self.p.moves,
+        }
+    }
+
     /// A key shared by the position and its mirror image, and by nothing
     /// else: the smaller of their keys.
     pub fn symmetric_key(&self) -> u128 {
@@ -317,31 +306,6 @@ impl Position {
         // bits (its counters plus its height mark) move as one.
         let key = self.key();
         key.min(self.g.mirror(key))
-    }
-
-    /// [`Position::symmetric_key`], on `narrow`'s words when it has them.
-    pub(crate) fn symmetric_key_by(&self, narrow: &Narrow) -> u128 {
-        let key = self.key();
-        key.min(match &narrow.g {
-            Some(g) => u128::from(g.mirror(key as u64)),
-            None => self.g.mirror(key),
-        })
-    }
-
-    /// [`Position::winning_columns`], on `narrow`'s words when it has them.
-    pub(crate) fn winning_columns_by(&self, narrow: &Narrow) -> u64 {
-        match &narrow.g {
-            Some(g) => winning_columns_in(g, &self.narrow::<u64>()),
-            None => self.winning_columns(),
-        }
-    }
-
-    fn narrow<W: Word>(&self) -> Pos<W> {
-        Pos {
-            current: W::from_u128(self.p.current),
-            mask: W::from_u128(self.p.mask),
-            moves: self.p.moves,
-        }
     }
 }
 
@@ -906,7 +870,7 @@ mod tests {
         // key and the mirror of it (Geometry::mirror, on the key's columns);
         // the mirror position is the game replayed with column c played as
         // width - 1 - c. Reading a book works on 64-bit words where the
-        // frame fits them (Narrow): the same keys and columns that win.
+        // frame fits them: the same keys and columns that win.
         let mut rng = connectz_rng::Rng::new(0x4D49_5252);
         let mut winning = 0;
         for (width, height) in [
@@ -929,7 +893,6 @@ mod tests {
             };
             let g128 = shape.geometry::<u128>();
             let g64 = shape.fits_64().then(|| shape.geometry::<u64>());
-            let narrow = Narrow::new(shape);
             for _ in 0..40 {
                 let mut p = Position::new(shape);
                 let mut q = Position::new(shape);
@@ -944,13 +907,18 @@ mod tests {
                 assert_eq!(p.mirrored().key(), want, "{width}x{height}");
                 assert_eq!(g128.mirror(p.key()), want, "{width}x{height}");
                 assert_eq!(g128.mirror(want), p.key(), "{width}x{height}");
+                let by_swaps = g128.mirror_by_swaps();
+                assert_eq!(by_swaps.apply(p.key()), want, "{width}x{height}");
+                assert_eq!(by_swaps.apply(p.p.mask), g128.mirror(p.p.mask));
+                assert_eq!(p.symmetric_key(), want.min(p.key()));
+                let wins = p.winning_columns();
                 if let Some(g64) = &g64 {
                     assert_eq!(u128::from(g64.mirror(p.key() as u64)), want);
+                    let by_swaps = g64.mirror_by_swaps();
+                    assert_eq!(u128::from(by_swaps.apply(p.key() as u64)), want);
+                    let at_64 = winning_columns_in(g64, &p.narrow::<u64>());
+                    assert_eq!(at_64, wins, "{width}x{height}");
                 }
-                assert_eq!(p.symmetric_key_by(&narrow), want.min(p.key()));
-                assert_eq!(p.symmetric_key_by(&narrow), p.symmetric_key());
-                let wins = p.winning_columns();
-                assert_eq!(p.winning_columns_by(&narrow), wins, "{width}x{height}");
                 winning += usize::from(wins != 0);
             }
         }

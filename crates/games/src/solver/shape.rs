@@ -24,7 +24,7 @@ impl Shape {
     };
 
     /// Bits of the bitboard: a column of `height` cells and a spare bit.
-    fn bits(&self) -> Option<usize> {
+    pub(crate) fn bits(&self) -> Option<usize> {
         self.height.checked_add(1)?.checked_mul(self.width)
     }
 
@@ -64,7 +64,7 @@ impl Shape {
         win_score(self.cells(), moves)
     }
 
-    pub(super) fn geometry<W: Word>(&self) -> Geometry<W> {
+    pub(crate) fn geometry<W: Word>(&self) -> Geometry<W> {
         Geometry::new(self.width, self.height, self.z)
     }
 }

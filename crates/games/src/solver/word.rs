@@ -3,6 +3,7 @@
 //! nothing for the wider type.
 
 use std::fmt::Debug;
+use std::hash::Hash;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Shl, Shr, Sub};
 
 /// An unsigned machine word used as a set of cells.
@@ -11,6 +12,7 @@ pub trait Word:
     + Eq
     + Ord
     + Debug
+    + Hash
     + Send
     + Sync
     + 'static
@@ -47,6 +49,8 @@ pub trait Word:
     fn slice64(self, from: u32) -> u64;
     /// The low bits of a 128-bit set (the caller knows they fit).
     fn from_u128(x: u128) -> Self;
+    /// The set as a 128-bit one.
+    fn to_u128(self) -> u128;
 
     /// Shift left, zero when the shift is the word's width or more.
     fn shl_or_zero(self, s: u32) -> Self {
@@ -88,6 +92,10 @@ macro_rules! word {
             #[inline(always)]
             fn from_u128(x: u128) -> Self {
                 x as $t
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
             }
         }
     };
