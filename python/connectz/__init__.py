@@ -1,7 +1,7 @@
 """The ConnectZ reference judge, solver and engine: ``judge``,
 ``judge_bytes``, ``explain``, ``explain_bytes``, ``Verdict``, ``solve``,
-``weak``, ``best``, ``scores``, ``Engine``, ``board``, ``BoardVerdict`` and
-``render_svg``, as documented in ``connectz_reference``.
+``weak``, ``best``, ``scores``, ``read_book``, ``Engine``, ``board``,
+``BoardVerdict`` and ``render_svg``, as documented in ``connectz_reference``.
 
 This module and ``connectz_reference`` are one: in a folder that holds your
 own ``connectz.py`` (as the brief names it), ``import connectz`` finds that
@@ -21,6 +21,7 @@ from connectz_reference import (
     explain_bytes,
     judge,
     judge_bytes,
+    read_book,
     render_svg,
     scores,
     solve,

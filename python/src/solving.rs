@@ -477,12 +477,20 @@ fn best_loop_nanoseconds(
     })
 }
 
+/// Reads the shipped 7 x 6 opening book now, if this process has not, and
+/// gives its number of positions.
+#[pyfunction]
+fn read_book(py: Python<'_>) -> usize {
+    py.detach(|| connectz_games::book::classic().len())
+}
+
 /// Adds this module's functions and class to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_TABLE_MB", connectz_games::solver::DEFAULT_TABLE_MB)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(best, m)?)?;
     m.add_function(wrap_pyfunction!(scores, m)?)?;
+    m.add_function(wrap_pyfunction!(read_book, m)?)?;
     m.add_function(wrap_pyfunction!(board, m)?)?;
     m.add_function(wrap_pyfunction!(best_loop_nanoseconds, m)?)?;
     m.add_class::<NativeEngine>()?;

@@ -160,6 +160,22 @@ def test_the_opening_book_answers_what_the_search_answers():
     assert " ".join("-" if s is None else str(s) for s in got) == want
 
 
+def test_the_book_read_ahead_is_the_one_cz_solve_reads():
+    # A fresh process, which has not read the book: read_book reads it and
+    # counts what `cz solve --stats` says it read; a second call reads
+    # nothing more.
+    code = "import connectz; print(connectz.read_book(), connectz.read_book())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    first, again = out.stdout.split()
+    stats = subprocess.run(
+        [cz(), "solve", "--jobs", "1", "--stats"], input="44\n", capture_output=True, text=True
+    )
+    said = [line for line in stats.stdout.splitlines() if "the shipped book was read" in line]
+    assert said, stats.stdout
+    assert f"read: {first} positions" in said[0]
+    assert first == again and int(first) > 0
+
+
 @pytest.mark.parametrize(
     "call, error, words",
     [
