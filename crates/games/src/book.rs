@@ -805,8 +805,9 @@ impl Book {
                 self.depth
             ))
         })?;
-        // Each key is there once (the walk meets each position once), so
-        // the order of the scores in their bytes does not matter.
+        // The walk meets each position once, so no two entries share a
+        // key, and sorting the entries sorts them by key, whatever their
+        // scores.
         self.scores.sorted.sort_unstable();
         if check {
             self.check(&walk)?;
