@@ -284,9 +284,9 @@ struct PositionWalk<W> {
 
 /// A position of a [`PositionWalk`]: its counters (the side to move's and
 /// all), where the walk came from (the node of its parent, `u32::MAX` for
-/// the root) and the column played. Packed to an alignment of 8, it is 24
-/// bytes on 64-bit words instead of 32, 40 on 128-bit ones instead of 48
-/// (its fields are only read by value).
+/// the root) and the column played: 24 bytes on 64-bit words; on 128-bit
+/// ones, packed to an alignment of 8, 40 instead of 48 (its fields are only
+/// read by value).
 #[repr(C, packed(8))]
 struct Node<W> {
     current: W,
@@ -779,7 +779,7 @@ impl Book {
     /// walk on words `W`, in order.
     fn read<W: Word>(&mut self, scores: &[u8], check: bool) -> Result<(), BookError> {
         let count = scores.len();
-        let sorted = self.shape.bits() <= Some(SORTED_BITS);
+        let sorted = self.shape.bits().is_some_and(|b| b <= SORTED_BITS);
         let mut next = scores.iter();
         let table = &mut self.scores;
         if sorted {

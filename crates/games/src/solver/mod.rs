@@ -870,7 +870,8 @@ mod tests {
         // key and the mirror of it (Geometry::mirror, on the key's columns);
         // the mirror position is the game replayed with column c played as
         // width - 1 - c. Reading a book works on 64-bit words where the
-        // frame fits them: the same keys and columns that win.
+        // frame fits them, and mirrors by swaps (Mirror): the same keys and
+        // columns that win.
         let mut rng = connectz_rng::Rng::new(0x4D49_5252);
         let mut winning = 0;
         for (width, height) in [
@@ -880,6 +881,9 @@ mod tests {
             (8, 7),
             (1, 5),
             (2, 3),
+            (3, 6),
+            (4, 6),
+            (5, 6),
             (9, 7),
             (16, 6),
             (64, 1),
