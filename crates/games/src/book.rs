@@ -247,7 +247,7 @@ pub(crate) fn whole_lines(text: &str) -> &str {
 /// order of depth: its moves and the position.
 pub fn positions(shape: Shape, depth: usize) -> Vec<(String, Position)> {
     fn all<W: Word>(shape: Shape, depth: usize) -> Vec<(String, Position)> {
-        let walk = PositionWalk::<W>::new(shape, depth, usize::MAX, |_| {})
+        let walk = PositionWalk::<W>::new(shape, depth, usize::MAX, Leaves::Kept, |_| {})
             .expect("a walk without a limit ends");
         walk.held
             .iter()
@@ -279,7 +279,21 @@ struct PositionWalk<W> {
     /// The empty frame, for the positions of [`PositionWalk::position`].
     root: Position,
     nodes: Vec<Node<W>>,
+    /// The nodes of the positions the book holds (those of the last level
+    /// only with [`Leaves::Kept`]).
     held: Vec<u32>,
+    /// The positions the book holds that the walk met.
+    met: usize,
+}
+
+/// Whether a [`PositionWalk`] keeps the positions of its last level as
+/// nodes (to name them, or check their scores) or only meets them: the
+/// walk of the shipped book, whose last level is most of its positions,
+/// then holds a key for each, not a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaves {
+    Kept,
+    Met,
 }
 
 /// A position of a [`PositionWalk`]: its counters (the side to move's and
@@ -304,6 +318,7 @@ impl<W: Word> PositionWalk<W> {
         shape: Shape,
         depth: usize,
         most: usize,
+        leaves: Leaves,
         mut held: impl FnMut(W),
     ) -> Option<PositionWalk<W>> {
         let g = shape.geometry::<W>();
@@ -321,7 +336,11 @@ impl<W: Word> PositionWalk<W> {
                 column: 0,
             }],
             held: Vec::new(),
+            met: 0,
         };
+        // Held positions of the last level, when they are not kept as
+        // nodes: their keys, given to `held` once the level before is.
+        let mut last: Vec<W> = Vec::new();
         let mut level = 0..1;
         for d in 0..=depth {
             if level.is_empty() {
@@ -345,9 +364,10 @@ impl<W: Word> PositionWalk<W> {
                 };
                 let wins = winning_columns_in(&g, &p);
                 if wins == 0 {
-                    if walk.held.len() == most {
+                    if walk.met == most {
                         return None;
                     }
+                    walk.met += 1;
                     walk.held.push(i as u32);
                     held(p.key().min(mirrored.key()));
                 }
@@ -362,7 +382,14 @@ impl<W: Word> PositionWalk<W> {
                         let child = p.play(bit);
                         let across = possible_mirrored & g.column(shape.width - 1 - c);
                         let key = child.key().min(mirrored.play(across).key());
-                        if seen.insert(key) {
+                        if !seen.insert(key) {
+                            continue;
+                        }
+                        if leaves == Leaves::Met && d + 1 == depth {
+                            if winning_columns_in(&g, &child) == 0 {
+                                last.push(key);
+                            }
+                        } else {
                             walk.nodes.push(Node {
                                 current: child.current,
                                 mask: child.mask,
@@ -377,6 +404,11 @@ impl<W: Word> PositionWalk<W> {
                 }
             }
             level = level.end..walk.nodes.len();
+            if last.len() > most - walk.met {
+                return None;
+            }
+            walk.met += last.len();
+            last.drain(..).for_each(&mut held);
         }
         // The vectors grew by doubling: up to half of each is room never
         // used, which the book's map would sit beside.
@@ -787,7 +819,10 @@ impl Book {
         } else {
             table.reserve(self.shape, count);
         }
-        let walk = PositionWalk::<W>::new(self.shape, self.depth, count, |key| {
+        // Checking the scores needs every position; reading the shipped
+        // book, only their keys.
+        let leaves = if check { Leaves::Kept } else { Leaves::Met };
+        let walk = PositionWalk::<W>::new(self.shape, self.depth, count, leaves, |key| {
             if let Some(&score) = next.next() {
                 if sorted {
                     table
@@ -798,7 +833,7 @@ impl Book {
                 }
             }
         })
-        .filter(|walk| walk.held.len() == count)
+        .filter(|walk| walk.met == count)
         .ok_or_else(|| {
             BookError::Packed(format!(
                 "{count} entries are not the number of positions of depth {}",
@@ -1140,14 +1175,16 @@ mod tests {
             assert_eq!(shape.bits(), Some(bits));
             if shape.fits_64() {
                 let mut narrow_keys = Vec::new();
-                let narrow = PositionWalk::<u64>::new(shape, depth, usize::MAX, |k| {
-                    narrow_keys.push(u128::from(k))
+                let narrow =
+                    PositionWalk::<u64>::new(shape, depth, usize::MAX, Leaves::Kept, |k| {
+                        narrow_keys.push(u128::from(k))
+                    })
+                    .unwrap();
+                let mut wide_keys = Vec::new();
+                let wide = PositionWalk::<u128>::new(shape, depth, usize::MAX, Leaves::Kept, |k| {
+                    wide_keys.push(k)
                 })
                 .unwrap();
-                let mut wide_keys = Vec::new();
-                let wide =
-                    PositionWalk::<u128>::new(shape, depth, usize::MAX, |k| wide_keys.push(k))
-                        .unwrap();
                 assert_eq!(narrow_keys, wide_keys, "{width} x {height}");
                 assert_eq!(narrow.held, wide.held, "{width} x {height}");
                 for (&i, &key) in wide.held.iter().zip(&wide_keys) {
@@ -1157,8 +1194,11 @@ mod tests {
                 }
             }
             let book = whole(shape, depth, false);
-            let mut back = Book::from_packed(&book.to_packed().unwrap()).unwrap();
+            let packed = book.to_packed().unwrap();
+            let mut back = Book::from_packed(&packed).unwrap();
             assert_eq!(back, book, "{width} x {height}");
+            // Read as the shipped book is (its last level met, not kept).
+            assert_eq!(Book::from_shipped(&packed).unwrap(), book);
             assert_eq!(
                 back.scores.sorted.len(),
                 if bits <= 56 { book.len() } else { 0 }
