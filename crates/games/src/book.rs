@@ -1193,6 +1193,24 @@ mod tests {
                     assert_eq!(wide.position(i).symmetric_key(), key);
                 }
             }
+            // Met, not kept: the last level's positions are given on in the
+            // same order, and none of them stays a node.
+            let walk = |leaves| {
+                let mut keys = Vec::new();
+                let walk =
+                    PositionWalk::<u128>::new(shape, depth, usize::MAX, leaves, |k| keys.push(k))
+                        .unwrap();
+                (keys, walk)
+            };
+            let ((kept_keys, kept), (met_keys, met)) = (walk(Leaves::Kept), walk(Leaves::Met));
+            assert_eq!(met_keys, kept_keys);
+            assert_eq!(met.met, kept.held.len());
+            let deepest =
+                |w: &PositionWalk<u128>| w.nodes.iter().map(|n| ({ n.mask }).ones()).max().unwrap();
+            assert_eq!(
+                (deepest(&kept), deepest(&met)),
+                (depth as u32, depth as u32 - 1)
+            );
             let book = whole(shape, depth, false);
             let packed = book.to_packed().unwrap();
             let mut back = Book::from_packed(&packed).unwrap();
