@@ -312,8 +312,9 @@ struct Node<W> {
 impl<W: Word> PositionWalk<W> {
     /// The walk, or `None` as soon as the book would hold more than `most`
     /// (a packed book's header cannot make its reader enumerate without
-    /// end). `held` is given each held position's symmetric key as the
-    /// walk meets it, in the order of [`PositionWalk::held`].
+    /// end). `held` is given each held position's symmetric key in the
+    /// order of the book's entries (that of [`PositionWalk::held`], which
+    /// with [`Leaves::Met`] lacks the last level).
     fn new(
         shape: Shape,
         depth: usize,
@@ -347,6 +348,8 @@ impl<W: Word> PositionWalk<W> {
                 break;
             }
             seen.clear();
+            // The children are the last level, met rather than kept.
+            let meet_children = leaves == Leaves::Met && d + 1 == depth;
             for i in level.clone() {
                 let node = &walk.nodes[i];
                 let p = Pos {
@@ -385,8 +388,11 @@ impl<W: Word> PositionWalk<W> {
                         if !seen.insert(key) {
                             continue;
                         }
-                        if leaves == Leaves::Met && d + 1 == depth {
+                        if meet_children {
                             if winning_columns_in(&g, &child) == 0 {
+                                if last.len() == most - walk.met {
+                                    return None;
+                                }
                                 last.push(key);
                             }
                         } else {
@@ -404,9 +410,6 @@ impl<W: Word> PositionWalk<W> {
                 }
             }
             level = level.end..walk.nodes.len();
-            if last.len() > most - walk.met {
-                return None;
-            }
             walk.met += last.len();
             last.drain(..).for_each(&mut held);
         }
@@ -1217,6 +1220,12 @@ mod tests {
             assert_eq!(back, book, "{width} x {height}");
             // Read as the shipped book is (its last level met, not kept).
             assert_eq!(Book::from_shipped(&packed).unwrap(), book);
+            // A header that says one entry fewer is refused that way too,
+            // the walk stopping at the entry too many.
+            let scores = &packed[HEADER_BYTES..];
+            let fewer = [width, height, z, depth, 0, scores.len() - 1];
+            let short = pack(MAGIC, &fewer, &scores[..scores.len() - 1]);
+            assert!(Book::from_shipped(&short).is_err());
             assert_eq!(
                 back.scores.sorted.len(),
                 if bits <= 56 { book.len() } else { 0 }
