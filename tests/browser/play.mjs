@@ -5,8 +5,9 @@
 // `connectz`, and judged in the page's first tab; every column's score shown
 // for four positions equal to what `cz solve` prints for them (and, on the
 // empty 7 x 6 board, to the entries of the 7 x 6 plan that `cz book --plan`
-// made); the worker reads the opening book when the tab is opened (as many
-// positions as cz solve's); the hint is a best column; a game against the medium level on
+// made), the columns shared among the workers, one a core up to four; the
+// workers read the opening book when the tab is opened (as many positions as
+// cz solve's); the hint is a best column; a game against the medium level on
 // another frame, the player second; a long think (the scores of the empty
 // 8 x 7 board) and an engine's think cancelled (the page answers at once, the
 // indicator goes away, the engine moves again when asked); the page stays
@@ -267,6 +268,16 @@ for (const { frame, position } of cases) {
     `${frame.width}x${frame.height} z=${frame.z} ${position}: page shows ${shown.join(" ")}, cz solve gives ${want.join(" ")}`,
   );
   console.log(`scores of ${position} on ${frame.width} x ${frame.height}: ${shown.join(" ")} (cz solve: ${want.join(" ")})`);
+  // The columns are shared among the workers, one a core up to four, each
+  // starting on a column at once.
+  const { workers, workersAtOnce } = await data();
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency || 1);
+  const open = want.filter((s) => s !== "").length;
+  check(workers === String(Math.max(1, Math.min(4, cores))), `${workers} workers on ${cores} cores`);
+  check(
+    workersAtOnce === String(Math.min(Number(workers), open)),
+    `${position}'s ${open} columns were shared among ${workersAtOnce} of ${workers} workers`,
+  );
 }
 await page.screenshot({ path: join(screens, "4-scores.png") });
 

@@ -1,7 +1,7 @@
 // ---- The play tab: a game against the engine of `cz play`. ----
 // The page keeps the moves (0-based columns); the module answers everything
 // else: this page's instance draws the board and says whose turn it is (the
-// judge's verdict on the game's file), the worker's instance finds the
+// judge's verdict on the game's file), the workers' instances find the
 // engine's moves, the hint and the scores.
 let wasmModule = null;
 /** The module's one import: the clock the medium level stops by. */
@@ -11,69 +11,118 @@ const play = {
   game: 0, width: 7, height: 6, z: 4, human: 1, start: [], moves: [], seed: 0,
   view: null, scores: null, hint: null, said: "", stopped: false,
 };
-let worker = null, workerUrl = null, job = null, jobs = 0, thinkingTimer = 0, tickTimer = 0;
+/**
+ * The workers, each its own instance of the module with its own table and
+ * its own copy of the book: the first finds the engine's moves and the hint;
+ * the scores are shared among all of them, a column each at a time. One a
+ * core, at most four: each adds about 50 MB once it has read the book, and
+ * up to its table's 32 MB more as the table fills.
+ */
+const workers = [];
+const WORKERS = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
+let workerUrl = null, job = null, jobs = 0, thinkingTimer = 0, tickTimer = 0;
 /** Whether the play tab has been opened: each worker then reads the opening book at once. */
 let warm = false;
 
-function startWorker() {
+function startWorker(i) {
   workerUrl ??= URL.createObjectURL(new Blob([$("worker-source").textContent], { type: "text/javascript" }));
-  worker = new Worker(workerUrl);
+  const worker = new Worker(workerUrl);
+  workers[i] = worker;
   worker.onmessage = ({ data }) => {
     if (data.warmed !== undefined) {
-      document.body.dataset.book = String(data.warmed);
+      // The first worker's count stands for all: each reads the same book.
+      if (i === 0) document.body.dataset.book = String(data.warmed);
       return;
     }
-    if (!job || data.id !== job.id) return;
-    const done = job;
-    job = null;
-    thinkingOff();
-    if (data.broken) restartWorker();
-    done.resolve(data.answer);
+    if (job && data.id === job.id) answered(job, i, data);
   };
   worker.onerror = (e) => {
     e.preventDefault();
-    const failed = job;
-    job = null;
-    thinkingOff();
-    restartWorker();
-    failed?.resolve({ error: "the engine stopped: " + (e.message || "an error in its worker") });
+    const failed = job?.busy.has(i) ? job : null;
+    failed?.busy.delete(i);
+    restartWorker(i);
+    if (failed) finish(failed, { error: "the engine stopped: " + (e.message || "an error in its worker") });
   };
   worker.postMessage({ module: wasmModule });
   if (warm) worker.postMessage({ warm: true });
 }
 
-/** The play tab opened: the worker reads the opening book now, not at the first scores. */
+/** The play tab opened: the workers read the opening book now, not at the first scores. */
 function warmBook() {
   if (warm) return;
   warm = true;
-  worker.postMessage({ warm: true });
+  for (const w of workers) w.postMessage({ warm: true });
 }
 
-function restartWorker() {
-  worker?.terminate();
-  startWorker();
+function restartWorker(i) {
+  workers[i]?.terminate();
+  startWorker(i);
 }
 
-/** Asks the worker; resolves with its answer, or with null when cancelled. */
-function ask(kind, extra, what) {
+/**
+ * Asks the first worker; resolves with its answer, or with null when
+ * cancelled.
+ */
+async function ask(kind, extra, what) {
+  const answers = await askEach(kind, [extra], 1, what);
+  return answers === null || answers.error ? answers : answers[0];
+}
+
+/**
+ * Asks `parts` (each a message's own fields) of up to `width` workers, the
+ * next part to whichever is free first; `each(part, answer)` hears each
+ * answer as it comes. Resolves with the answers in the parts' order, with
+ * the first error, or with null when cancelled.
+ */
+function askEach(kind, parts, width, what, each = () => {}) {
   cancelJob();
   const id = ++jobs;
-  const message = { id, kind, width: play.width, height: play.height, z: play.z, moves: Uint8Array.from(play.moves), ...extra };
+  const base = { id, kind, width: play.width, height: play.height, z: play.z, moves: Uint8Array.from(play.moves) };
   return new Promise((resolve) => {
-    job = { id, kind, resolve, started: performance.now(), what };
-    worker.postMessage(message);
+    const j = { id, kind, resolve, started: performance.now(), what, base, parts, each, next: 0, answers: [], busy: new Map() };
+    job = j;
+    const atOnce = Math.min(width, workers.length, parts.length);
+    for (let i = 0; i < atOnce; i++) dispatch(j, i);
+    // For the browser test: how many workers the job was shared among.
+    document.body.dataset.workersAtOnce = String(atOnce);
     thinkingOn();
   });
 }
 
-/** Ends the job in progress by ending its worker (a search cannot be interrupted otherwise). */
+/** Gives worker `i` the job's next part. */
+function dispatch(j, i) {
+  const part = j.next++;
+  j.busy.set(i, part);
+  workers[i].postMessage({ ...j.base, ...j.parts[part], part });
+}
+
+/** Worker `i`'s answer to its part of job `j`. */
+function answered(j, i, data) {
+  const part = j.busy.get(i);
+  j.busy.delete(i);
+  if (data.broken) restartWorker(i);
+  if (data.answer.error) return finish(j, data.answer);
+  j.answers[part] = data.answer;
+  j.each(part, data.answer);
+  if (j.next < j.parts.length) dispatch(j, i);
+  else if (j.busy.size === 0) finish(j, j.answers);
+}
+
+/** Ends job `j` with `result`; workers still in it are ended (their answers would not be read). */
+function finish(j, result) {
+  if (job !== j) return;
+  job = null;
+  for (const i of j.busy.keys()) restartWorker(i);
+  j.busy.clear();
+  thinkingOff();
+  j.resolve(result);
+}
+
+/** Ends the job in progress by ending its workers (a search cannot be interrupted otherwise). */
 function cancelJob() {
   if (!job) return null;
   const cancelled = job;
-  job = null;
-  restartWorker();
-  thinkingOff();
-  cancelled.resolve(null);
+  finish(cancelled, null);
   return cancelled;
 }
 
@@ -329,7 +378,10 @@ async function engineMove() {
   refresh();
 }
 
-/** Each open column's exact score, one column at a time, shown as they come. */
+/**
+ * Each open column's exact score, shown as they come: the columns shared
+ * among the workers, each taking the next when it is done.
+ */
 async function showScores() {
   const moves = play.moves.join(","), game = play.game;
   const columns = play.view.open.map((open, i) => (open ? i : -1)).filter((c) => c >= 0);
@@ -338,14 +390,14 @@ async function showScores() {
   let done = 0;
   drawColumns();
   document.body.dataset.scores = "solving";
-  for (const c of columns) {
-    const a = await ask("score", { column: c }, () => `Solving the scores: ${done} of ${columns.length} columns`);
-    if (a === null || play.game !== game || play.moves.join(",") !== moves) return;
-    if (a.error) { play.said = `The scores could not be had: ${a.error}.`; $("play-said").textContent = play.said; return; }
-    play.scores[c] = a.score;
+  const parts = columns.map((column) => ({ column }));
+  const answers = await askEach("score", parts, WORKERS, () => `Solving the scores: ${done} of ${columns.length} columns`, (part, a) => {
+    play.scores[columns[part]] = a.score;
     done += 1;
     drawColumns();
-  }
+  });
+  if (answers === null || play.game !== game || play.moves.join(",") !== moves) return;
+  if (answers.error) { play.said = `The scores could not be had: ${answers.error}.`; $("play-said").textContent = play.said; return; }
   play.scoresDone = true;
   document.body.dataset.scores = "shown";
   document.body.dataset.scoresAt = play.view.position ?? "";
@@ -376,7 +428,8 @@ function undo() {
 }
 
 function setupPlay() {
-  startWorker();
+  for (let i = 0; i < WORKERS; i++) startWorker(i);
+  document.body.dataset.workers = String(WORKERS);
   $("tab-play").addEventListener("click", warmBook);
   $("play-new").addEventListener("click", newGame);
   $("play-undo").addEventListener("click", undo);

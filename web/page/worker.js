@@ -1,5 +1,5 @@
 "use strict";
-// The play tab's worker: its own instance of the page's module, for the
+// A worker of the play tab: its own instance of the page's module, for the
 // engine's moves and the scores, which may take long. The page ends the
 // worker to cancel and starts another.
 let ready = null;
