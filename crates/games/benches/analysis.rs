@@ -7,6 +7,7 @@
 //!     cargo bench -p connectz-games --bench analysis -- --positions 200 --most 20 --seed 1
 //!     cargo bench -p connectz-games --bench analysis -- --no-book       # the search alone
 //!     cargo bench -p connectz-games --bench analysis -- --least 6 --most 13
+//!     cargo bench -p connectz-games --bench analysis -- --engine        # the perfect engine's move
 //!
 //! `--least` skips the depths below it (their positions are still drawn, so
 //! a depth's positions do not depend on it).
@@ -16,15 +17,21 @@
 //! depth it prints the median and the slowest time, how many positions took
 //! more than 100 ms (issue 42's goal), and the slowest position's nodes (the
 //! nodes do not depend on the machine; the times do).
+//!
+//! With `--engine` it times the perfect engine's move instead (`engine::choose`,
+//! what `cz play`, `connectz.Engine("perfect").move` and the page's engine
+//! call: its plan, else the solver), one thread, at the same positions, and
+//! counts the replies over 500 ms (issue 42's goal for the engine).
 
 use std::time::Instant;
 
+use connectz_games::engine::{self, Level, Options};
 use connectz_games::solver::{Position, Shape, Solver};
 use connectz_rng::Rng;
 
 fn main() {
-    let (mut positions, mut least, mut most, mut seed, mut book) =
-        (20usize, 0usize, 20usize, 1u64, true);
+    let (mut positions, mut least, mut most, mut seed, mut book, mut engine) =
+        (20usize, 0usize, 20usize, 1u64, true, false);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut number = |name: &str| -> u64 {
@@ -38,6 +45,7 @@ fn main() {
             "--most" => most = number("--most") as usize,
             "--seed" => seed = number("--seed"),
             "--no-book" => book = false,
+            "--engine" => engine = true,
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -51,12 +59,17 @@ fn main() {
         "the shipped book: {entries} positions, read in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     );
+    let (what, limit) = if engine {
+        ("the perfect engine's move", 500.0)
+    } else {
+        ("every column's score", 100.0)
+    };
     println!(
-        "every column's score, 7 x 6, {positions} random positions a depth, one thread, seed {seed}, {}",
+        "{what}, 7 x 6, {positions} random positions a depth, one thread, seed {seed}, {}",
         if book { "the shipped book" } else { "no book" }
     );
     println!(
-        "moves  median ms  slowest ms  over 100 ms    all nodes  slowest nodes  slowest position"
+        "moves  median ms  slowest ms  over {limit} ms    all nodes  slowest nodes  slowest position"
     );
     for depth in 0..=most {
         let mut times = Vec::new();
@@ -72,9 +85,19 @@ fn main() {
                 solver = solver.without_book();
             }
             let started = Instant::now();
-            let scores = solver.analyze(&p, false);
+            if engine {
+                let options = Options {
+                    shape,
+                    level: Level::Perfect,
+                };
+                let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
+                let choice = engine::choose(&options, &columns, &mut |_| 0, &mut solver);
+                assert!(p.can_play(choice.column));
+            } else {
+                let scores = solver.analyze(&p, false);
+                assert_eq!(scores.len(), shape.width);
+            }
             let ms = started.elapsed().as_secs_f64() * 1e3;
-            assert_eq!(scores.len(), shape.width);
             nodes += solver.nodes();
             if ms >= slowest.0 {
                 slowest = (ms, solver.nodes(), moves);
@@ -89,7 +112,7 @@ fn main() {
             "{depth:>5}  {:>9.1}  {:>10.1}  {:>11}  {nodes:>11}  {:>13}  {}",
             times[times.len() / 2],
             slowest.0,
-            times.iter().filter(|&&ms| ms > 100.0).count(),
+            times.iter().filter(|&&ms| ms > limit).count(),
             slowest.1,
             if slowest.2.is_empty() {
                 "."
