@@ -1230,6 +1230,15 @@ mod tests {
                 back.scores.sorted.len(),
                 if bits <= 56 { book.len() } else { 0 }
             );
+            // A key past the sorted entries' 56 bits is not one of them,
+            // whatever its low bits.
+            if let Some(&entry) = back.scores.sorted.first() {
+                let key = u128::from(entry >> 8);
+                assert!(back.scores.get(key).is_some());
+                for past in [SORTED_BITS, 64, 100] {
+                    assert_eq!(back.scores.get(key | 1 << past), None);
+                }
+            }
             for (moves, p) in positions(shape, depth) {
                 assert_eq!(
                     back.score(&p),
