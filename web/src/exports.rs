@@ -2,10 +2,11 @@
 //! [`cz_buffer`] hands out, calls a function with the input's length, and
 //! reads the answer (UTF-8 JSON) from [`cz_output`] for the length returned.
 //! One instance, one thread: the state lives in one mutex. The page runs
-//! two instances of the same module: its own, for the judge and the play
-//! tab's board, and its Web Worker's, for the engine and the scores (the
-//! `cz_play_engine` and `cz_play_score` calls, which may take long, and
-//! `cz_play_warm`, which reads the opening book ahead of them).
+//! several instances of the same module: its own, for the judge and the
+//! play tab's board, and one in each of its Web Workers (one a core, at
+//! most four), for the engine and the scores (the `cz_play_engine` and
+//! `cz_play_score` calls, which may take long, and `cz_play_warm`, which
+//! reads the opening book ahead of them).
 //!
 //! The only unsafe code of the crate is the attribute that exports these
 //! functions under their own names, and the declaration of the one function
