@@ -392,6 +392,8 @@ async function showScores() {
   document.body.dataset.scores = "solving";
   const parts = columns.map((column) => ({ column }));
   const answers = await askEach("score", parts, WORKERS, () => `Solving the scores: ${done} of ${columns.length} columns`, (part, a) => {
+    // Another game or move since the question: its scores are not shown.
+    if (play.game !== game || play.moves.join(",") !== moves) return;
     play.scores[columns[part]] = a.score;
     done += 1;
     drawColumns();
