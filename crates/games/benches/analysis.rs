@@ -73,10 +73,10 @@ fn main() {
     );
     for depth in 0..=most {
         let mut times = Vec::new();
-        let mut slowest = (0.0f64, 0u64, String::new());
+        let mut slowest = (0.0f64, 0u64, Vec::new());
         let mut nodes = 0;
         for _ in 0..positions {
-            let (p, moves) = random_position(shape, depth, &mut rng);
+            let (p, columns) = random_position(shape, depth, &mut rng);
             if depth < least {
                 continue;
             }
@@ -90,7 +90,6 @@ fn main() {
                     shape,
                     level: Level::Perfect,
                 };
-                let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'1')).collect();
                 let choice = engine::choose(&options, &columns, &mut |_| 0, &mut solver);
                 assert!(p.can_play(choice.column));
             } else {
@@ -100,7 +99,7 @@ fn main() {
             let ms = started.elapsed().as_secs_f64() * 1e3;
             nodes += solver.nodes();
             if ms >= slowest.0 {
-                slowest = (ms, solver.nodes(), moves);
+                slowest = (ms, solver.nodes(), columns);
             }
             times.push(ms);
         }
@@ -114,21 +113,18 @@ fn main() {
             slowest.0,
             times.iter().filter(|&&ms| ms > limit).count(),
             slowest.1,
-            if slowest.2.is_empty() {
-                "."
-            } else {
-                &slowest.2
-            }
+            Position::moves_text(&slowest.2)
         );
     }
 }
 
 /// `depth` random columns from the empty frame, none completing a run (a
-/// position where every column would is left for the moves played so far).
-fn random_position(shape: Shape, depth: usize, rng: &mut Rng) -> (Position, String) {
+/// position where every column would is left for the moves played so far):
+/// the position and its columns, 0-based.
+fn random_position(shape: Shape, depth: usize, rng: &mut Rng) -> (Position, Vec<usize>) {
     'again: loop {
         let mut p = Position::new(shape);
-        let mut moves = String::new();
+        let mut columns = Vec::with_capacity(depth);
         for _ in 0..depth {
             let open: Vec<usize> = (0..shape.width)
                 .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
@@ -138,8 +134,8 @@ fn random_position(shape: Shape, depth: usize, rng: &mut Rng) -> (Position, Stri
             }
             let c = open[rng.below(open.len() as u64) as usize];
             p.play_column(c);
-            moves.push(char::from(b'1' + c as u8));
+            columns.push(c);
         }
-        return (p, moves);
+        return (p, columns);
     }
 }
