@@ -47,6 +47,12 @@ pub fn judge_chunked(bytes: &[u8], sizes: &[usize]) -> Report {
     judge.finish()
 }
 
+/// True once the board keeps heights only (after a game's first winning
+/// run, unless the game keeps its board).
+pub fn heights_only(board: &Board) -> bool {
+    board.heights_only()
+}
+
 /// Which store holds the counters: `dense`, `sparse` or `heights`, and the
 /// lane width in bits (0 for heights).
 pub fn store_kind(board: &Board) -> (&'static str, u32) {

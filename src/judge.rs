@@ -1,17 +1,54 @@
-//! The streaming judge: reads a file in chunks of any size, folds [`step`]
-//! over its moves (the ordinary ones batched, `Game::step_ordinary`) and keeps the findings; [`decide`] chooses the verdict.
+//! The streaming judge: reads a file in chunks of any size and feeds the
+//! rules: line 1 to the header's grammar and winnability, each move line to
+//! the grammar and [`step`] (the ordinary moves batched,
+//! `Game::step_ordinary`), what each line and move did to the findings
+//! (`rules::findings`), which give the verdict at the end. It reads and
+//! feeds; what anything means is the rules' to say.
 
 use memchr::memchr;
 
+use crate::board::Keep;
 use crate::fast::Storage;
 use crate::fast::partial::{Partial, Pushed};
 use crate::fast::scan::{BATCH, SKIM_BLOCK, plain_lines, plain_move, skim_lines};
-use crate::game::{Effect, Game, Keep, step};
-use crate::grammar::{FormatFault, Header, line_content, move_digits, try_parse_header};
-use crate::memory::OutOfMemory;
+use crate::findings::{Findings, longer_than_frame};
+use crate::game::{Game, step};
+use crate::grammar::{FormatFault, Header, header_digits, line_content, move_digits};
+use crate::messages::SHOWN_DIGITS;
 use crate::nat::Nat;
-use crate::verdict::{Code, Finding, SHOWN_DIGITS, Watch, decide, result_of_play, watch};
+use crate::verdict::{Code, Finding, Rank};
 use crate::winnability::winnable;
+
+/// What later lines can still change, given the strongest fault so far:
+/// what the judge must still read them for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Watch {
+    /// Everything: play every move.
+    Play,
+    /// Only format faults and columns outside the frame.
+    Columns,
+    /// Only format faults.
+    Format,
+    /// Nothing: the verdict is final.
+    Nothing,
+}
+
+impl Watch {
+    /// What a later line can still change when `strongest` is the
+    /// strongest fault so far, from the ranks of `verdict::Rank`: nothing
+    /// outranks a format fault but an unreadable file, which is not found
+    /// in a file's lines; only a format fault outranks an unwinnable frame;
+    /// play finds nothing stronger than a full column, but a column outside
+    /// the frame outranks it.
+    fn after(strongest: Option<&Finding>) -> Watch {
+        match strongest.map(Finding::rank) {
+            Some(rank) if rank >= Rank::Format => Watch::Nothing,
+            Some(rank) if rank >= Rank::Unwinnable => Watch::Format,
+            Some(rank) if rank >= Rank::ColumnFull => Watch::Columns,
+            _ => Watch::Play,
+        }
+    }
+}
 
 /// Plain move lines parsed ahead of play (see [`Judge::step_plain`]).
 struct Batch {
@@ -90,10 +127,9 @@ pub struct Judge {
     /// Significant digits of X: a column with more is outside the frame.
     x_digits: usize,
     game: Option<Game>,
-    faults: Vec<Finding>,
+    findings: Findings,
     watch: Watch,
-    /// The game's first winning run, as a finding.
-    won: Option<Finding>,
+    /// The last line that held a move.
     last_move: u64,
 }
 
@@ -127,9 +163,8 @@ impl Judge {
             header: None,
             x_digits: 0,
             game: None,
-            faults: Vec::new(),
+            findings: Findings::default(),
             watch: Watch::Play,
-            won: None,
             last_move: 0,
         }
     }
@@ -211,11 +246,10 @@ impl Judge {
         let partial = std::mem::replace(&mut self.partial, Partial::new());
         match pushed {
             Pushed::OutOfMemory => {
-                // r[decision.out-of-memory]: the line is followed to its end
-                // but not kept; it is judged as far as that allows.
-                self.record(Finding::OutOfMemory {
-                    line: self.lines + 1,
-                });
+                // The line is followed to its end but not kept; it is judged
+                // as far as that allows.
+                self.findings.out_of_memory(self.lines + 1);
+                self.rewatch();
                 self.game = None;
                 self.partial = partial;
                 if at_line_feed {
@@ -336,19 +370,9 @@ impl Judge {
         (start, lines)
     }
 
-    fn record(&mut self, finding: Finding) {
-        let kind = std::mem::discriminant(&finding);
-        if self
-            .faults
-            .iter()
-            .any(|f| std::mem::discriminant(f) == kind)
-        {
-            return;
-        }
-        self.faults.push(finding);
-        if let Some(strongest) = decide(&self.faults) {
-            self.watch = watch(strongest);
-        }
+    /// What must still be watched, after a finding was recorded.
+    fn rewatch(&mut self) {
+        self.watch = Watch::after(self.findings.strongest());
     }
 
     /// One line, its LF removed, `terminated` false for a last line without
@@ -360,102 +384,79 @@ impl Judge {
         let number = self.lines;
         let locate = |fault: FormatFault| partial.map_or(fault.clone(), |p| p.locate(fault));
         if number == 1 {
-            match try_parse_header(content) {
-                Err(fault) => self.record(Finding::Format {
-                    line: 1,
-                    fault: locate(fault),
-                }),
-                Ok(Ok(header)) => self.take_header(header),
-                // r[decision.out-of-memory]: without X, the rest of the file
-                // is read for format faults only.
-                Ok(Err(OutOfMemory)) => self.record(Finding::OutOfMemory { line: 1 }),
-            }
-            return;
+            self.take_header(content, &locate);
+            return self.rewatch();
         }
         let digits = match move_digits(content) {
             Ok(digits) => digits,
             Err(fault) => {
-                return self.record(Finding::Format {
-                    line: number,
-                    fault: locate(fault),
-                });
+                self.findings.format(number, locate(fault));
+                return self.rewatch();
             }
         };
         self.last_move = number;
+        let Some(header) = &self.header else {
+            return;
+        };
         if self.watch == Watch::Format || self.watch == Watch::Nothing {
             return;
         }
-        // r[decision.big-numbers]: a column with more significant digits than
-        // X is past the frame whatever they are; only its first are kept.
         let zeros = digits.iter().take_while(|&&d| d == b'0').count();
-        if self.header.is_some() && digits.len() - zeros > self.x_digits {
-            let shown = &digits[zeros..(zeros + SHOWN_DIGITS + 1).min(digits.len())];
-            return self.record(Finding::OffFrame {
-                line: number,
-                column: Nat::from_ascii_digits(shown),
-            });
+        if longer_than_frame(digits.len() - zeros, &header.x) {
+            // Only its first digits are kept, and shown.
+            let kept = &digits[zeros..(zeros + SHOWN_DIGITS + 1).min(digits.len())];
+            self.findings
+                .long_column(number, Nat::from_ascii_digits(kept));
+            return self.rewatch();
         }
         let Ok(column) = Nat::try_from_ascii_digits(digits) else {
-            // r[decision.out-of-memory]: the board is given up.
             self.game = None;
-            return self.record(Finding::OutOfMemory { line: number });
+            self.findings.out_of_memory(number);
+            return self.rewatch();
         };
         match self.watch {
             Watch::Play => self.step_line(number, column),
             Watch::Columns => {
-                if self.header.as_ref().is_some_and(|h| column > h.x) {
-                    self.record(Finding::OffFrame {
-                        line: number,
-                        column: column.leading(SHOWN_DIGITS + 1),
-                    });
-                }
+                self.findings.unplayed(number, &column, &header.x);
+                self.rewatch();
             }
             Watch::Format | Watch::Nothing => {}
         }
     }
 
-    fn take_header(&mut self, header: Header) {
+    /// Line 1: the header's grammar, then winnability. Its numbers' memory
+    /// can fail (without X, the rest of the file is read for format faults
+    /// only).
+    fn take_header(&mut self, content: &[u8], locate: &dyn Fn(FormatFault) -> FormatFault) {
+        let [x, y, z] = match header_digits(content) {
+            Ok(digits) => digits,
+            Err(fault) => return self.findings.format(1, locate(fault)),
+        };
+        let header = match [x, y, z].map(Nat::try_from_ascii_digits) {
+            [Ok(x), Ok(y), Ok(z)] => Header { x, y, z },
+            _ => return self.findings.out_of_memory(1),
+        };
         if winnable(&header.x, &header.y, &header.z) {
             self.game = Some(Game::in_store(&header, self.keep, self.storage));
         } else {
-            self.record(Finding::Unwinnable);
+            self.findings.unwinnable();
         }
         self.x_digits = header.x.digit_count();
         self.header = Some(header);
     }
 
-    /// Steps the game with the move of line `number` (r[rule.gravity]) and
-    /// records what the move did.
-    #[inline]
+    /// Steps the game with the move of line `number` and tells the
+    /// findings what it did.
+    #[inline(never)]
     fn step_line(&mut self, number: u64, column: Nat) {
         let Some(game) = self.game.take() else {
             return;
         };
         let (game, effect) = step(game, &column);
-        self.game = Some(game);
-        match effect {
-            Effect::OffFrame => self.record(Finding::OffFrame {
-                line: number,
-                column: column.leading(SHOWN_DIGITS + 1),
-            }),
-            Effect::ColumnFull => self.record(Finding::ColumnFull {
-                line: number,
-                column,
-            }),
-            Effect::OutOfMemory => {
-                // r[decision.out-of-memory]: the board is given up; the rest
-                // of the file is still read for faults that outrank it.
-                self.game = None;
-                self.record(Finding::OutOfMemory { line: number });
-            }
-            Effect::Placed {
-                after_win: true, ..
-            } => self.record(Finding::AfterWin { line: number }),
-            Effect::Placed { .. } => {}
-            Effect::Won { run, .. } => {
-                self.won = Some(Finding::Won { line: number, run });
-            }
+        if self.findings.moved(number, &column, effect) {
+            self.game = Some(game);
         }
+        self.rewatch();
     }
 
     /// Ends the input and gives the verdict.
@@ -463,31 +464,15 @@ impl Judge {
         if !self.partial.is_empty() && !self.is_settled() {
             self.end_partial(Pushed::Open, false);
         }
-        // r[format.file], r[decision.empty-file]: no bytes, no header.
-        if !self.seen_bytes {
-            self.record(Finding::Format {
-                line: 1,
-                fault: FormatFault::EmptyFile,
-            });
-        }
-        let result = result_of_play(
-            self.won.as_ref(),
-            self.game.as_ref().map(Game::is_full),
+        let (verdict, faults, result) = self.findings.finish(
+            !self.seen_bytes,
+            self.game.as_ref(),
             self.last_move,
             self.lines,
         );
-        // Without a game a fault was always recorded (no bytes, a bad header,
-        // a frame that cannot be won, or memory ran out), so `decide` always
-        // has a finding; the fallback only keeps this function total.
-        let verdict = decide(self.faults.iter().chain(result.iter()))
-            .cloned()
-            .unwrap_or(Finding::Format {
-                line: 1,
-                fault: FormatFault::EmptyFile,
-            });
         Report {
             verdict,
-            faults: self.faults,
+            faults,
             result,
             header: self.header,
             game: self.game,

@@ -14,11 +14,12 @@
 //! on any input.
 //!
 //! The rules are written once, to be read on their own, in `src/rules/`: the
-//! grammar, the game and `step`, the verdict and `decide`, winnability. The
-//! machinery that makes the judge fast (byte scanners, lines that span
-//! chunks, the board's stores) lives apart in `src/fast/` and decides
-//! nothing the rules do not; the `parse` and `step` fuzz targets hold it
-//! equal to them. ARCHITECTURE.md, "Reading the rules", lists the files a
+//! grammar, winnability, the game and `step` (every rule of play), what the
+//! judge's findings are, and the verdict and `decide`. The machinery that
+//! makes the judge fast (byte scanners, lines that span chunks, the board's
+//! stores, which answer the rules' questions of cells) lives apart in
+//! `src/fast/` and decides nothing; the `parse` and `step` fuzz targets hold
+//! it equal to the rules. ARCHITECTURE.md, "Reading the rules", says what a
 //! reviewer of the rules reads.
 //!
 //! The non-default `test-hooks` feature adds one module, `hooks`, for the
@@ -45,21 +46,26 @@ mod fast;
 pub mod hooks;
 pub mod judge;
 mod memory;
+mod messages;
 pub mod nat;
+mod questions;
 pub mod read;
 mod rules;
+mod stacks;
 
 pub use fast::board;
+pub(crate) use rules::{findings, run};
 pub use rules::{game, grammar, verdict, winnability};
 
-pub use board::{Direction, Player, WinningRun};
-pub use game::{Effect, Game, Keep, step};
+pub use board::{Direction, Keep, Player, WinningRun};
+pub use game::{Effect, Game, step};
 pub use grammar::{FormatFault, Header};
 pub use judge::{Judge, Report};
+pub use messages::SHOWN_DIGITS;
 pub use nat::Nat;
 pub use read::{
-    command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
+    USAGE, command_line, judge_bytes, judge_bytes_with, judge_path, judge_path_with, judge_reader,
     judge_reader_with,
 };
-pub use verdict::{Code, Finding, SHOWN_DIGITS, USAGE, decide};
+pub use verdict::{Code, Finding, Rank, decide};
 pub use winnability::{Unwinnable, unwinnable, winnable};

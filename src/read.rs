@@ -6,8 +6,12 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+use crate::findings;
 use crate::judge::{Judge, Report};
-use crate::verdict::Finding;
+
+/// The brief's message for a command line without exactly one file
+/// (r[code.args]), byte for byte.
+pub const USAGE: &str = "connectz.py: Provide one input file";
 
 /// Judges a whole file held in memory.
 pub fn judge_bytes(bytes: &[u8]) -> Report {
@@ -72,7 +76,7 @@ pub fn command_line(args: &[std::ffi::OsString]) -> String {
         [path] => judge_path(Path::new(path)).code().to_string(),
         // r[code.args], r[decision.arguments]: the brief's message, byte for
         // byte, to standard out, exit status 0.
-        _ => crate::USAGE.to_string(),
+        _ => USAGE.to_string(),
     }
 }
 
@@ -86,9 +90,7 @@ pub fn judge_path_with(path: &Path, judge: Judge) -> Report {
 
 fn unreadable(error: &io::Error) -> Report {
     Report {
-        verdict: Finding::Unreadable {
-            error: error.to_string(),
-        },
+        verdict: findings::unreadable(error.to_string()),
         faults: Vec::new(),
         result: None,
         header: None,

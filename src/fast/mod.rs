@@ -19,17 +19,21 @@
 //!   that goes through the judge.
 //! - `board/` (public as `connectz::board`): the board's stores (an array of
 //!   the frame, occupied columns in a keyed table, heights alone once the
-//!   game is won), each keeping run lengths at the ends of runs so that a
-//!   move costs O(1) whatever Z is, and their batched loops for ordinary
+//!   game is won), each keeping run lengths at the ends of runs so that the
+//!   rules' question "how far do this player's counters reach from this
+//!   cell" costs O(1) whatever Z is, and their batched loops for ordinary
 //!   moves (`step_ordinary`), the judge's hot path. Held by the `step` fuzz
-//!   target (folding `step`, the judge's batched path on every store and
-//!   the full-board-scan oracle `connectz_testkit::full_scan` agree after
-//!   every move) and by `stores_agree_on_random_games`,
-//!   `step_ordinary_is_step_move_by_move` and
-//!   `step_ordinary_is_step_folded_move_by_move` in `board/tests.rs`.
+//!   target (folding `step` agrees with the full-board-scan oracle
+//!   `connectz_testkit::full_scan` after every move, and the judge's
+//!   batched path on every store with folding `step`) and by
+//!   `stores_agree_on_random_games`, `step_ordinary_is_step_move_by_move`
+//!   and `step_ordinary_is_step_folded_move_by_move` in `board/tests.rs`.
+//! - `game.rs`: a game on a chosen store or keeping its whole board, and
+//!   the judge's batched path (`Game::step_ordinary`, `Game::warm`).
 
 pub(crate) mod avx2;
 pub mod board;
+mod game;
 pub(crate) mod partial;
 pub(crate) mod prefetch;
 pub(crate) mod prefix;

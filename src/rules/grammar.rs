@@ -26,14 +26,11 @@
 //! faulted for a zero, at the first byte of its first number whose value is
 //! zero. An empty line is faulted as such.
 
-use std::fmt;
-
 use nom::bytes::complete::take_while1;
 use nom::character::complete::char;
 use nom::combinator::all_consuming;
 use nom::{Finish, IResult, Parser};
 
-use crate::memory::OutOfMemory;
 use crate::nat::Nat;
 
 /// What is wrong with a file that does not conform to the format (code 8).
@@ -65,31 +62,6 @@ pub enum FormatFault {
         /// 1-based byte position of the number in the line.
         column: usize,
     },
-}
-
-impl fmt::Display for FormatFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FormatFault::EmptyFile => write!(f, "the file is empty"),
-            FormatFault::EmptyLine => write!(f, "empty line"),
-            FormatFault::LoneCarriageReturn { column } => {
-                write!(f, "carriage return without line feed at byte {column}")
-            }
-            FormatFault::UnexpectedByte { byte, column } => {
-                write!(
-                    f,
-                    "unexpected byte '{}' at byte {column}",
-                    [*byte].escape_ascii()
-                )
-            }
-            FormatFault::UnexpectedEnd { column } => {
-                write!(f, "line ends early at byte {column}")
-            }
-            FormatFault::Zero { column } => {
-                write!(f, "zero is not a positive integer (byte {column})")
-            }
-        }
-    }
 }
 
 /// The frame declared on line 1.
@@ -183,21 +155,8 @@ pub fn parse_header(line: &[u8]) -> Result<Header, FormatFault> {
     })
 }
 
-/// [`parse_header`] in two steps, for a caller that must not abort: the
-/// fault, if any, then the header, or [`OutOfMemory`] when its numbers cannot
-/// be held (r[decision.out-of-memory]).
-pub(crate) fn try_parse_header(line: &[u8]) -> Result<Result<Header, OutOfMemory>, FormatFault> {
-    header_digits(line).map(|[x, y, z]| {
-        Ok(Header {
-            x: Nat::try_from_ascii_digits(x)?,
-            y: Nat::try_from_ascii_digits(y)?,
-            z: Nat::try_from_ascii_digits(z)?,
-        })
-    })
-}
-
 /// The digits of line 1's three numbers, checked by the grammar.
-fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
+pub(crate) fn header_digits(line: &[u8]) -> Result<[&[u8]; 3], FormatFault> {
     check_line(line)?;
     // The shape first, then the values, left to right.
     let [x, y, z] = shape(line, header_fields)?;

@@ -1,6 +1,6 @@
 //! The reference: the rules of `spec/` as code. A reviewer of the rules
-//! reads this folder and nothing else of the judge; ARCHITECTURE.md,
-//! "Reading the rules", lists its files with their lengths.
+//! reads this folder and `spec/`, and can then say for every code 0 to 9
+//! exactly when a file gets it, without reading the rest of the judge.
 //!
 //! - `grammar.rs`: what ends a line (r[format.eol], r[decision.line-ending],
 //!   r[decision.final-newline]), the format of one line (spec/format.md),
@@ -12,44 +12,47 @@
 //!   others cannot (r[rule.winnable], r[decision.unwinnable]); spec/rules.md
 //!   carries the proof.
 //! - `run.rs`: the words of a result: the two players, the four directions,
-//!   and a winning run, Z or more of one player's counters in a line
-//!   (r[rule.line]).
-//! - `game.rs`: the `Game` and `step`, the one transition, with the
-//!   `Effect` of a move: turns (r[rule.turns]), the frame's columns
-//!   (r[rule.frame], r[rule.column-range]), gravity and full columns
-//!   (r[rule.gravity], r[rule.column-full]), the first winning run
-//!   (r[rule.line]) and the counters placed after it (r[rule.after-win],
-//!   r[decision.placed-after-win]).
-//! - `verdict.rs`: the codes (r[code.table]), the findings a judge
-//!   establishes, the result of play (r[rule.end],
-//!   r[decision.win-on-last-cell], r[decision.header-only]), and `decide`,
-//!   the one place of precedence
-//!   (r[code.precedence], r[decision.precedence],
-//!   r[decision.out-of-memory]).
+//!   and a winning run, Z or more of one player's counters in a line.
+//! - `game.rs`: the `Game` and `step`, the one transition, stating every
+//!   rule of play in the spec's order: the frame's columns
+//!   (r[rule.frame], r[rule.column-range]), full columns
+//!   (r[rule.column-full]), gravity (r[rule.gravity]), turns
+//!   (r[rule.turns]), the run through the new counter in each of the four
+//!   directions against Z (r[rule.line]) and the counters placed after the
+//!   win (r[rule.after-win], r[decision.placed-after-win]); and the
+//!   `Effect` of a move.
+//! - `findings.rs`: what the judge establishes from a file: what a format
+//!   fault, an unwinnable frame, a move's effect, a column longer than X
+//!   (r[decision.big-numbers]) and memory running out
+//!   (r[decision.out-of-memory]) each mean as a finding, that the first
+//!   finding of each kind is the one kept, that an empty file is a format
+//!   fault (r[decision.empty-file]), and at the end the result of play
+//!   (r[rule.end], r[decision.win-on-last-cell], r[decision.header-only]).
+//! - `verdict.rs`: the codes (r[code.table]), the findings, their ranks,
+//!   and `decide`, the one place of precedence (r[code.precedence],
+//!   r[decision.precedence], r[decision.out-of-memory]).
 //!
 //! What they lean on from outside: exact numbers (`nat.rs`), and the board
-//! that carries a move out (`Board::step`, in `fast/board/`), which finds
-//! the first winning run in O(1) a move by keeping run lengths at the ends
-//! of runs. The plain statement of what the board does is the test kit's
-//! full-board-scan oracle, `crates/testkit/src/full_scan.rs`: turns,
-//! columns off the frame, full columns, gravity, and every run found by
-//! scanning the whole board after each move; a reviewer reads it for those
-//! rules. The
-//! streaming judge (`judge.rs`) feeds a file's lines to these rules: line 1
-//! to the header's grammar and winnability, each move line to the grammar
-//! and `step`, each effect recorded as a finding, and at the end the result
-//! of play and `decide`.
+//! (`fast/board/`), which keeps the counters and answers questions of
+//! cells: a column's height, how far one player's counters reach from an
+//! empty cell in each direction (from run lengths kept at the ends of
+//! runs, so in time independent of Z), and "place a counter on this
+//! column". It decides nothing. The streaming judge (`judge.rs`) reads a
+//! file's bytes and feeds them here: line 1 to the header's grammar and
+//! winnability, each move line to the grammar and `step`, and what each
+//! did to `findings`.
 //!
 //! Everything outside this folder is the driver (`judge.rs`, `read.rs`),
-//! numbers (`nat.rs`, `memory.rs`) or machinery (`fast/`), and the machinery
-//! decides nothing the rules do not. The `parse` fuzz target holds every
-//! fast form of the grammar to `grammar.rs` (the same value, or the same
-//! fault at the same byte: `connectz_testkit::grammar_forms`); the `step`
-//! fuzz target holds the board's stores and the judge's batched path to
-//! folding `step` and to the full-scan oracle; `cargo test` replays both
-//! corpora (`tests/oracle.rs`). ARCHITECTURE.md, "One file's path through
-//! the judge", names the tests that hold each batched form.
+//! numbers (`nat.rs`, `memory.rs`), words (`messages.rs`), questions a
+//! player asks (`questions.rs`), positions that are not games
+//! (`stacks.rs`) or machinery (`fast/`). The `parse` fuzz target holds
+//! every fast form of the grammar to `grammar.rs` (the same value, or the
+//! same fault at the same byte); the `step` fuzz target holds folding
+//! `step` to a full-board-scan oracle, the judge's batched path to folding
+//! `step`, and the verdict to the spec's precedence as the test kit states
+//! it; `cargo test` replays both corpora (`tests/oracle.rs`).
 
+pub(crate) mod findings;
 pub mod game;
 pub mod grammar;
 pub mod run;

@@ -43,14 +43,16 @@ pub enum Direction {
     AntiDiagonal,
 }
 
-impl std::fmt::Display for Direction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Direction::Horizontal => "horizontal",
-            Direction::Vertical => "vertical",
-            Direction::Diagonal => "diagonal",
-            Direction::AntiDiagonal => "anti-diagonal",
-        })
+impl Direction {
+    /// The step from one cell of a run to the next, away from its start:
+    /// columns to the right, rows up.
+    pub(crate) fn step(self) -> (u64, i64) {
+        match self {
+            Direction::Horizontal => (1, 0),
+            Direction::Vertical => (0, 1),
+            Direction::Diagonal => (1, 1),
+            Direction::AntiDiagonal => (1, -1),
+        }
     }
 }
 
@@ -77,12 +79,7 @@ pub struct WinningRun {
 impl WinningRun {
     /// The cells of the run, from its start, as (column, row), 1-based.
     pub fn cells(&self) -> impl Iterator<Item = (Nat, u64)> + '_ {
-        let (dc, dr): (u64, i64) = match self.direction {
-            Direction::Horizontal => (1, 0),
-            Direction::Vertical => (0, 1),
-            Direction::Diagonal => (1, 1),
-            Direction::AntiDiagonal => (1, -1),
-        };
+        let (dc, dr) = self.direction.step();
         (0..self.length).map(move |k| {
             let row = self.row.wrapping_add_signed(dr.wrapping_mul(k as i64));
             (self.column.add_u64(dc * k), row)

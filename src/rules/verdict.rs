@@ -7,14 +7,6 @@ use super::grammar::FormatFault;
 use super::run::{Player, WinningRun};
 use crate::nat::Nat;
 
-/// The brief's message for a command line without exactly one file
-/// (r[code.args]), byte for byte.
-pub const USAGE: &str = "connectz.py: Provide one input file";
-
-/// A column outside the frame is shown by at most this many digits (and is
-/// kept by one more, to tell that it was longer).
-pub const SHOWN_DIGITS: usize = 40;
-
 /// The code a checker prints (r[code.table]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
@@ -116,8 +108,9 @@ pub enum Finding {
     OffFrame {
         /// 1-based line.
         line: u64,
-        /// The column asked for; of a longer one, its first
-        /// [`SHOWN_DIGITS`] + 1 digits (r[decision.big-numbers]).
+        /// The column asked for; of one with more significant digits than
+        /// X, which is not read whole (r[decision.big-numbers]), its first
+        /// [`SHOWN_DIGITS`](crate::SHOWN_DIGITS) + 1.
         column: Nat,
     },
     /// A move into a full column (r[rule.column-full]).
@@ -152,22 +145,17 @@ pub enum Finding {
 }
 
 impl Finding {
-    /// The code this finding gives when it decides the verdict.
+    /// The code this finding gives when it decides the verdict: its
+    /// rank's (r[code.table]), or the result of play's.
     pub fn code(&self) -> Code {
+        if let Some(code) = self.rank().code() {
+            return code;
+        }
         match self {
-            Finding::Unreadable { .. } => Code::FileError,
-            Finding::Format { .. } => Code::InvalidFile,
-            Finding::Unwinnable => Code::IllegalGame,
-            Finding::OutOfMemory { .. } => Code::FileError,
-            Finding::OffFrame { .. } => Code::IllegalColumn,
-            Finding::ColumnFull { .. } => Code::IllegalRow,
-            Finding::AfterWin { .. } => Code::IllegalContinue,
-            Finding::Won { run, .. } => match run.player {
-                Player::One => Code::WinOne,
-                Player::Two => Code::WinTwo,
-            },
+            Finding::Won { run, .. } if run.player == Player::Two => Code::WinTwo,
+            Finding::Won { .. } => Code::WinOne,
             Finding::Draw { .. } => Code::Draw,
-            Finding::Unfinished { .. } => Code::Incomplete,
+            _ => Code::Incomplete,
         }
     }
 
@@ -215,163 +203,107 @@ impl Finding {
     }
 }
 
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// How strongly a finding decides the code, from the weakest
+/// (r[code.precedence], r[decision.precedence], r[decision.out-of-memory]):
+/// 9 > 8 > 7 > 6 > 5 > 4 > the result of play, the order of the codes,
+/// where a game the judge could not hold in memory is a 9 that ranks
+/// between 6 and 5 (a format fault, an unwinnable frame or a column
+/// outside the frame needs no board, and still decides; a full column, a
+/// move after the win and the result of play need the board, and cannot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rank {
+    /// A winning run, a draw or unfinished play: 1, 2, 0 or 3.
+    Result,
+    /// 4: a move after the win.
+    AfterWin,
+    /// 5: a full column.
+    ColumnFull,
+    /// 9: memory for the game ran out.
+    OutOfMemory,
+    /// 6: a column outside the frame.
+    OffFrame,
+    /// 7: no game on the frame can be won.
+    Unwinnable,
+    /// 8: a format fault.
+    Format,
+    /// 9: the file cannot be read.
+    Unreadable,
+}
+
+impl Rank {
+    /// Every rank, the strongest first.
+    pub const STRONGEST_FIRST: [Rank; 8] = [
+        Rank::Unreadable,
+        Rank::Format,
+        Rank::Unwinnable,
+        Rank::OffFrame,
+        Rank::OutOfMemory,
+        Rank::ColumnFull,
+        Rank::AfterWin,
+        Rank::Result,
+    ];
+
+    /// The code a finding of this rank gives; `None` for the result of
+    /// play, which is 1, 2, 0 or 3.
+    pub fn code(self) -> Option<Code> {
         match self {
-            Finding::Unreadable { error } => write!(f, "cannot read the file: {error}"),
-            Finding::Format { line, fault } => write!(f, "line {line}: {fault}"),
-            Finding::Unwinnable => write!(
-                f,
-                "line 1: no winning run can ever be completed on this frame"
-            ),
-            Finding::OutOfMemory { line } => write!(
-                f,
-                "line {line}: the game needs more memory than the judge could get"
-            ),
-            Finding::OffFrame { line, column } if column.digit_count() > SHOWN_DIGITS => write!(
-                f,
-                "line {line}: column {}... (more than {SHOWN_DIGITS} digits) is outside the frame",
-                column.leading(SHOWN_DIGITS)
-            ),
-            Finding::OffFrame { line, column } => {
-                write!(f, "line {line}: column {column} is outside the frame")
-            }
-            Finding::ColumnFull { line, column } => {
-                write!(f, "line {line}: column {column} is already full")
-            }
-            Finding::AfterWin { line } => write!(f, "line {line}: move after the game was won"),
-            Finding::Won { line, run } => write!(
-                f,
-                "line {line}: player {} completes a run of {} ({} from column {}, row {})",
-                run.player.number(),
-                run.length,
-                run.direction,
-                run.column,
-                run.row
-            ),
-            Finding::Draw { line } => {
-                write!(f, "line {line}: the frame is full with no winning run")
-            }
-            Finding::Unfinished { line } => {
-                write!(
-                    f,
-                    "line {line}: moves end with no winning run and room left"
-                )
-            }
+            Rank::Unreadable | Rank::OutOfMemory => Some(Code::FileError),
+            Rank::Format => Some(Code::InvalidFile),
+            Rank::Unwinnable => Some(Code::IllegalGame),
+            Rank::OffFrame => Some(Code::IllegalColumn),
+            Rank::ColumnFull => Some(Code::IllegalRow),
+            Rank::AfterWin => Some(Code::IllegalContinue),
+            Rank::Result => None,
+        }
+    }
+
+    /// What findings of this rank are, in a word or two.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rank::Unreadable => "unreadable file",
+            Rank::Format => "format fault",
+            Rank::Unwinnable => "unwinnable frame",
+            Rank::OffFrame => "column outside the frame",
+            Rank::OutOfMemory => "out of memory",
+            Rank::ColumnFull => "full column",
+            Rank::AfterWin => "move after the win",
+            Rank::Result => "result of play",
         }
     }
 }
 
-/// The result of play, when no fault outranks it (r[rule.end]): the first
-/// winning run (`won`: a run wins even on the last cell,
-/// r[decision.win-on-last-cell]); else a draw when the frame is full, at
-/// the last move line (`last_move`); else unfinished, at the last line
-/// (`lines`; a header alone is unfinished, r[decision.header-only]). No
-/// game (`full` `None`: no header, a frame that cannot be won, or memory
-/// gone) has no result.
-pub(crate) fn result_of_play(
-    won: Option<&Finding>,
-    full: Option<bool>,
-    last_move: u64,
-    lines: u64,
-) -> Option<Finding> {
-    match (won, full) {
-        (Some(won), _) => Some(won.clone()),
-        (None, Some(true)) => Some(Finding::Draw { line: last_move }),
-        (None, Some(false)) => Some(Finding::Unfinished { line: lines.max(1) }),
-        (None, None) => None,
+impl Finding {
+    /// How strongly it decides the code ([`Rank`]).
+    pub fn rank(&self) -> Rank {
+        match self {
+            Finding::Unreadable { .. } => Rank::Unreadable,
+            Finding::Format { .. } => Rank::Format,
+            Finding::Unwinnable => Rank::Unwinnable,
+            Finding::OffFrame { .. } => Rank::OffFrame,
+            Finding::OutOfMemory { .. } => Rank::OutOfMemory,
+            Finding::ColumnFull { .. } => Rank::ColumnFull,
+            Finding::AfterWin { .. } => Rank::AfterWin,
+            Finding::Won { .. } | Finding::Draw { .. } | Finding::Unfinished { .. } => Rank::Result,
+        }
     }
 }
 
 /// r[code.precedence], r[decision.precedence]: the one place that decides
-/// between findings.
-/// 9 > 8 > 7 > 6 > 5 > 4 > the result of play (1, 2, 0 or 3); among findings
-/// of the same code the first in the file stands. A game the judge could not
-/// hold in memory (r[decision.out-of-memory]) ranks between 6 and 5: a format
-/// fault or a column outside the frame still decides, nothing else can.
+/// between findings. The strongest [`Rank`] decides; among findings of
+/// one rank, the first in the file stands.
 pub fn decide<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Option<&'a Finding> {
     let mut best: Option<&Finding> = None;
     for finding in findings {
-        if best.is_none_or(|b| rank(finding) > rank(b)) {
+        if best.is_none_or(|b| finding.rank() > b.rank()) {
             best = Some(finding);
         }
     }
     best
 }
 
-fn rank(finding: &Finding) -> u8 {
-    match finding {
-        Finding::Unreadable { .. } => 7,
-        Finding::Format { .. } => 6,
-        Finding::Unwinnable => 5,
-        Finding::OffFrame { .. } => 4,
-        Finding::OutOfMemory { .. } => 3,
-        Finding::ColumnFull { .. } => 2,
-        Finding::AfterWin { .. } => 1,
-        Finding::Won { .. } | Finding::Draw { .. } | Finding::Unfinished { .. } => 0,
-    }
-}
-
-/// What later lines can still change, given the strongest finding so far
-/// (derived from [`rank`], so it cannot disagree with [`decide`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Watch {
-    /// Everything: play every move.
-    Play,
-    /// Only format faults and columns outside the frame.
-    Columns,
-    /// Only format faults.
-    Format,
-    /// Nothing: the verdict is final.
-    Nothing,
-}
-
-pub(crate) fn watch(strongest: &Finding) -> Watch {
-    let r = rank(strongest);
-    if r >= rank(&Finding::Format {
-        line: 0,
-        fault: FormatFault::EmptyFile,
-    }) {
-        Watch::Nothing
-    } else if r >= rank(&Finding::Unwinnable) {
-        Watch::Format
-    } else if r
-        >= rank(&Finding::ColumnFull {
-            line: 0,
-            column: Nat::ZERO,
-        })
-    {
-        Watch::Columns
-    } else {
-        Watch::Play
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// r[decision.big-numbers]: a column past the frame is shown whole up
-    /// to SHOWN_DIGITS digits, and by its first SHOWN_DIGITS beyond: just
-    /// below, at and above the limit.
-    #[test]
-    fn columns_past_the_frame_are_shown_up_to_the_limit() {
-        for digits in [SHOWN_DIGITS - 1, SHOWN_DIGITS, SHOWN_DIGITS + 1] {
-            let column = Nat::from_digits("7".repeat(digits).as_bytes()).unwrap();
-            let text = Finding::OffFrame { line: 2, column }.to_string();
-            let shown = "7".repeat(digits.min(SHOWN_DIGITS));
-            if digits <= SHOWN_DIGITS {
-                assert_eq!(text, format!("line 2: column {shown} is outside the frame"));
-            } else {
-                assert_eq!(
-                    text,
-                    format!(
-                        "line 2: column {shown}... (more than {SHOWN_DIGITS} digits) is outside the frame"
-                    )
-                );
-            }
-        }
-    }
 
     /// r[decision.precedence]: among findings of one rank the first in the
     /// file stands.

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use connectz::{Finding, Report};
+use connectz::{Finding, Rank, Report};
 use serde::Serialize;
 
 use crate::draw::{Style, draw};
@@ -21,16 +21,40 @@ pub fn reason(report: &Report) -> String {
     let v = &report.verdict;
     let mut out = format!("{v} [{}]", v.rule());
     if let Some(first) = first_other_fault(report) {
+        let memory = [v, first].iter().any(|f| f.rank() == Rank::OutOfMemory);
         let _ = write!(
             out,
             "\nthe first fault in the file is {first} (code {}, [{}]), but code {} outranks it: \
-             9 > 8 > 7 > 6 > 5 > 4 > result [code.precedence]",
+             {} [code.precedence{}]",
             first.code(),
             first.rule(),
-            v.code()
+            v.code(),
+            precedence(),
+            if memory {
+                ", decision.out-of-memory"
+            } else {
+                ""
+            }
         );
     }
     out
+}
+
+/// The order of precedence, the strongest first, as the rules rank
+/// findings ([`Rank::STRONGEST_FIRST`]): each rank by its code, a code
+/// that comes twice named the second time, and the result of play last:
+/// `9 > 8 > 7 > 6 > 9 (out of memory) > 5 > 4 > result`.
+pub fn precedence() -> String {
+    let mut shown = Vec::new();
+    let ranks = Rank::STRONGEST_FIRST.iter().map(|rank| match rank.code() {
+        None => "result".to_string(),
+        Some(code) if shown.contains(&code) => format!("{code} ({})", rank.name()),
+        Some(code) => {
+            shown.push(code);
+            code.to_string()
+        }
+    });
+    ranks.collect::<Vec<_>>().join(" > ")
 }
 
 /// The full text of `cz explain`.
@@ -262,3 +286,6 @@ pub fn unwinnable_why(header: &connectz::Header) -> String {
         None => format!("a run of {z} can be completed on this frame"),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -340,9 +340,7 @@ pub fn draw(picture: &Picture) -> String {
     // The board's geometry, if there is one to draw: the game's, or for a
     // frame on which no game can be won (7) the empty frame.
     let empty = match (&report.game, &report.header) {
-        (None, Some(h)) if code == Code::IllegalGame => {
-            Some(Game::new(h, connectz::Keep::default()))
-        }
+        (None, Some(h)) if code == Code::IllegalGame => Some(Game::new(h)),
         _ => None,
     };
     let board = report.game.as_ref().or(empty.as_ref()).map(|game| {

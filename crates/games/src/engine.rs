@@ -361,10 +361,7 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
         };
     }
     let opponent = game.to_move().other();
-    let threatens = |g: &Game, c: usize| {
-        let col = Nat::from(c as u64 + 1);
-        g.is_open(&col) && *g.frame().2 <= g.board().longest_if_played(&col, opponent)
-    };
+    let threatens = |g: &Game, c: usize| g.would_complete_for(&Nat::from(c as u64 + 1), opponent);
     if let Some(&c) = open.iter().find(|&&c| threatens(&game, c)) {
         return Choice {
             column: c,
@@ -372,15 +369,10 @@ fn tactics(options: &Options, moves: &[usize]) -> Choice {
         };
     }
     // A move is safe when the cell above it gives the opponent no run.
-    let z = game.frame().2;
     let safe: Vec<usize> = open
         .iter()
         .copied()
-        .filter(|&c| {
-            *z > game
-                .board()
-                .longest_above(&Nat::from(c as u64 + 1), opponent)
-        })
+        .filter(|&c| !game.would_complete_above(&Nat::from(c as u64 + 1), opponent))
         .collect();
     let pool = if safe.is_empty() { open } else { safe };
     let column = centre_first(&pool, options.shape)
@@ -402,7 +394,7 @@ pub fn replay(shape: Shape, moves: &[usize]) -> Game {
         z: Nat::from(shape.z as u64),
     };
     let keep = Keep { board: true };
-    let mut game = Game::new(&header, keep);
+    let mut game = Game::keeping(&header, keep);
     for &m in moves {
         game = step(game, &Nat::from(m as u64 + 1)).0;
     }

@@ -1,7 +1,7 @@
 //! Games with a chosen code on a chosen frame (and, for a win, a chosen
 //! direction): a bounded search of random games.
 
-use connectz::{Code, Direction, Game, Header, Keep, Player, winnable};
+use connectz::{Code, Direction, Game, Header, Player, winnable};
 use connectz_rng::Rng;
 
 use crate::play::{Ending, Open, continue_game, random_game};
@@ -213,7 +213,7 @@ fn attempt(
             } else {
                 Player::Two
             };
-            let game = Game::new(header, Keep::default());
+            let game = Game::new(header);
             let (game, mut moves) = continue_game(game, rng, Ending::Win(winner, direction))?;
             let extra = Open::new(&game, x).random(rng)?;
             moves.push(extra);
@@ -221,7 +221,7 @@ fn attempt(
         }
         Code::IllegalRow => {
             let target = 1 + rng.below(x);
-            let game = Game::new(header, Keep::default());
+            let game = Game::new(header);
             // Filling the column without a run is not always possible
             // (runs of 1, a column of z): then the column is filled whatever
             // it completes, since a full column (5) outranks a move after a

@@ -1,7 +1,7 @@
 //! Random play towards an ending (a full frame, a full column, a win, a
 //! length) in which no move completes a run the ending does not ask for.
 
-use connectz::{Direction, Game, Header, Keep, Nat, Player, step};
+use connectz::{Direction, Game, Header, Nat, Player, step};
 use connectz_rng::Rng;
 
 /// What a generated game plays towards; no move completes a run unless
@@ -21,7 +21,7 @@ pub(crate) enum Ending {
 /// A game from the empty frame towards `ending`: its columns, or `None`
 /// when the ending cannot be reached.
 pub(crate) fn random_game(header: &Header, rng: &mut Rng, ending: Ending) -> Option<Vec<u64>> {
-    let game = Game::new(header, Keep::default());
+    let game = Game::new(header);
     continue_game(game, rng, ending).map(|(_, moves)| moves)
 }
 

@@ -19,7 +19,7 @@ use arbitrary::{Arbitrary, Unstructured};
 
 use connectz::hooks::{self, Storage, judge_chunked};
 use connectz::{
-    Effect, Finding, Game, Header, Judge, Keep, Nat, SHOWN_DIGITS, decide, judge_bytes, winnable,
+    Effect, Finding, Game, Header, Judge, Keep, Nat, SHOWN_DIGITS, judge_bytes, winnable,
 };
 use connectz_games::snapshot::{self, Answer};
 use connectz_games::solver::{Position, Shape, Solver};
@@ -27,6 +27,7 @@ use connectz_games::solver::{Position, Shape, Solver};
 use crate::arbitrary_game::ArbitraryGame;
 use crate::full_scan::{FullScanBoard, Ruling};
 use crate::oracle::{self, Standing, differential};
+use crate::precedence;
 
 /// The largest input the fuzz targets take (`-max_len`).
 pub const MAX_LEN: usize = 2 << 20;
@@ -78,10 +79,65 @@ pub fn game(game: &ArbitraryGame) {
 /// board with [`FullScanBoard`], the rules applied to a board scanned whole.
 /// Then the game as a file goes through the judge's batched path (the
 /// [`Judge`], whose ordinary moves skip `step`) on every store and over
-/// several chunkings, and must give the verdict, findings and final state
-/// that the fold of `step` and the oracle give.
+/// several chunkings, and must give the findings and final state that the
+/// fold of `step` and the oracle give, and the verdict that the spec's
+/// precedence ([`crate::precedence`]) picks among those findings.
 pub fn step(data: &[u8]) {
     let mut u = Unstructured::new(data);
+    let Some((header, base, width, kind)) = step_frame(&mut u) else {
+        return;
+    };
+    let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][usize::from(kind / 4) % 3];
+    let keep = Keep {
+        board: kind & 0x20 != 0,
+    };
+    let game = hooks::game(&header, keep, storage);
+    let oracle = FullScanBoard::new(header.x.clone(), header.y.clone(), &header.z, base, width);
+    let context = format!(
+        "frame {} {} {}, {storage:?}, {keep:?}",
+        header.x, header.y, header.z
+    );
+    let played = fold_step(&mut u, game, oracle, keep, &context);
+    let (faults, result) = findings_of(&played.moves, &played.effects, &header.x, &played.stepped);
+    let verdict =
+        precedence::strongest(&[faults.clone(), result.clone().into_iter().collect()].concat())
+            .cloned();
+    let file = render(&header, &played.moves);
+    // Chunk sizes: the whole file, a byte at a time (every line split), and
+    // sizes the input picks, half the file among them, in turn (so the
+    // fuzzer explores where chunks cut lines and batches).
+    let mut picked: Vec<usize> = data
+        .iter()
+        .rev()
+        .take(3)
+        .map(|&b| usize::from(b % 23) + 2)
+        .collect();
+    picked.push(file.len() / 2 + 1);
+    let chunkings = [vec![file.len()], vec![1], picked];
+    for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
+        for sizes in &chunkings {
+            let context = || {
+                format!(
+                    "{storage:?}, {keep:?}, chunks {sizes:?}, file {:?}",
+                    String::from_utf8_lossy(&file)
+                )
+            };
+            let report = judge_in_chunks(&file, sizes, hooks::judge(keep, storage));
+            assert_eq!(Some(&report.verdict), verdict.as_ref(), "{}", context());
+            assert_eq!(report.faults, faults, "{}", context());
+            assert_eq!(report.result, result, "{}", context());
+            let judged = report.game.as_ref().expect("a winnable frame is played");
+            assert_same_game(judged, &played.stepped, &context);
+            assert_same_board(judged, &played.scanned, keep.board, &context);
+        }
+    }
+}
+
+/// The `step` target's frame from the input: a window of `width` columns
+/// after column `base` (small, or up to and past 2^64 wide), its header,
+/// and a byte choosing the store and what the board keeps. `None` when the
+/// bytes run out or the frame cannot be won.
+fn step_frame(u: &mut Unstructured) -> Option<(Header, Nat, usize, u8)> {
     let (Ok(shape), Ok(width), Ok(height), Ok(connect), Ok(kind)) = (
         u.arbitrary::<u8>(),
         u.int_in_range(1..=8usize),
@@ -89,7 +145,7 @@ pub fn step(data: &[u8]) {
         u.int_in_range(1..=6u64),
         u.arbitrary::<u8>(),
     ) else {
-        return;
+        return None;
     };
     // Where the window of columns played sits, and what lies beyond it:
     // nothing, a few columns, or a frame past 2^64 (the stores change at
@@ -107,26 +163,39 @@ pub fn step(data: &[u8]) {
         _ => Nat::from(height),
     };
     let z = Nat::from(connect);
-    if !winnable(&x, &y, &z) {
-        return;
-    }
-    let storage = [Storage::Auto, Storage::Sparse, Storage::Dense][usize::from(kind / 4) % 3];
-    let keep = Keep {
-        board: kind & 0x20 != 0,
-    };
-    let header = Header {
-        x: x.clone(),
-        y: y.clone(),
-        z: z.clone(),
-    };
-    let mut game = hooks::game(&header, keep, storage);
-    let mut oracle = FullScanBoard::new(x.clone(), y, &z, base, width);
+    winnable(&x, &y, &z).then_some((Header { x, y, z }, base, width, kind))
+}
+
+/// A game played by folding `step`, move by move.
+struct Played {
+    /// The columns asked for, in order.
+    moves: Vec<Nat>,
+    /// What each did.
+    effects: Vec<Effect>,
+    /// The game where the judge stops playing: after the first move past
+    /// X or into a full column (r[rule.column-range] and
+    /// r[rule.column-full] faults end play, nothing placed), else at the
+    /// end.
+    stepped: Game,
+    /// The oracle's board at the same point.
+    scanned: FullScanBoard,
+}
+
+/// Folds [`connectz::step`] over columns made from the rest of the input
+/// (inside the window, past X, or far past it), holding each effect and
+/// the whole board to `oracle`'s after every move.
+fn fold_step(
+    u: &mut Unstructured,
+    mut game: Game,
+    mut oracle: FullScanBoard,
+    keep: Keep,
+    context: &str,
+) -> Played {
+    let x = game.frame().0.clone();
+    let width = oracle.width();
     let mut first_after_win = None;
     let mut moves = Vec::new();
     let mut effects = Vec::new();
-    // The state where the judge stops playing: r[rule.column-range] and
-    // r[rule.column-full] faults end play (nothing placed), so it is the
-    // state after the first of them.
     let mut stopped: Option<(Game, FullScanBoard)> = None;
     while let Ok(byte) = u.arbitrary::<u8>() {
         let column = match byte % 16 {
@@ -138,12 +207,7 @@ pub fn step(data: &[u8]) {
         let (next, effect) = connectz::step(game, &column);
         game = next;
         let expected = oracle.step(&column);
-        let context = || {
-            format!(
-                "frame {x} {} {z}, {storage:?}, {keep:?}, moves {moves:?}",
-                header.y
-            )
-        };
+        let context = || format!("{context}, moves {moves:?}");
         match (&effect, &expected) {
             (Effect::OffFrame, Ruling::OffFrame) | (Effect::ColumnFull, Ruling::ColumnFull) => {}
             (
@@ -181,64 +245,42 @@ pub fn step(data: &[u8]) {
         }
         effects.push(effect);
         assert_same_board(&game, &oracle, keep.board, &context);
-        assert_eq!(
-            game.first_after_win().map(|(c, r)| (c.clone(), r)),
-            first_after_win,
-            "{}",
-            context()
-        );
+        let after_win = game.first_after_win().map(|(c, r)| (c.clone(), r));
+        assert_eq!(after_win, first_after_win, "{}", context());
         if moves.len() >= 600 {
             break;
         }
     }
     let (stepped, scanned) = stopped.unwrap_or((game, oracle));
-    let (faults, result) = findings_of(&moves, &effects, &x, &stepped);
-    let verdict = decide(faults.iter().chain(result.iter())).cloned();
-    let file = render(&header, &moves);
-    // Chunk sizes: the whole file, a byte at a time (every line split), and
-    // sizes the input picks, half the file among them, in turn (so the
-    // fuzzer explores where chunks cut lines and batches).
-    let mut picked: Vec<usize> = data
-        .iter()
-        .rev()
-        .take(3)
-        .map(|&b| usize::from(b % 23) + 2)
-        .collect();
-    picked.push(file.len() / 2 + 1);
-    let chunkings = [vec![file.len()], vec![1], picked];
-    for storage in [Storage::Auto, Storage::Sparse, Storage::Dense] {
-        for sizes in &chunkings {
-            let context = || {
-                format!(
-                    "{storage:?}, {keep:?}, chunks {sizes:?}, file {:?}",
-                    String::from_utf8_lossy(&file)
-                )
-            };
-            let report = judge_in_chunks(&file, sizes, hooks::judge(keep, storage));
-            assert_eq!(Some(&report.verdict), verdict.as_ref(), "{}", context());
-            assert_eq!(report.faults, faults, "{}", context());
-            assert_eq!(report.result, result, "{}", context());
-            let judged = report.game.as_ref().expect("a winnable frame is played");
-            assert_eq!(judged.to_move(), stepped.to_move(), "{}", context());
-            assert_eq!(judged.placed(), stepped.placed(), "{}", context());
-            assert_eq!(judged.last(), stepped.last(), "{}", context());
-            assert_eq!(judged.winning_run(), stepped.winning_run(), "{}", context());
-            assert_eq!(
-                judged.first_after_win(),
-                stepped.first_after_win(),
-                "{}",
-                context()
-            );
-            assert_eq!(judged.is_full(), stepped.is_full(), "{}", context());
-            assert_eq!(
-                judged.board().heights_only(),
-                stepped.board().heights_only(),
-                "{}",
-                context()
-            );
-            assert_same_board(judged, &scanned, keep.board, &context);
-        }
+    Played {
+        moves,
+        effects,
+        stepped,
+        scanned,
     }
+}
+
+/// The judge's game is the fold's: who moves, how many counters, the last
+/// move, the winning run, the first move after it, fullness and what the
+/// board keeps.
+fn assert_same_game(judged: &Game, stepped: &Game, context: &dyn Fn() -> String) {
+    assert_eq!(judged.to_move(), stepped.to_move(), "{}", context());
+    assert_eq!(judged.placed(), stepped.placed(), "{}", context());
+    assert_eq!(judged.last(), stepped.last(), "{}", context());
+    assert_eq!(judged.winning_run(), stepped.winning_run(), "{}", context());
+    assert_eq!(
+        judged.first_after_win(),
+        stepped.first_after_win(),
+        "{}",
+        context()
+    );
+    assert_eq!(judged.is_full(), stepped.is_full(), "{}", context());
+    assert_eq!(
+        hooks::heights_only(judged.board()),
+        hooks::heights_only(stepped.board()),
+        "{}",
+        context()
+    );
 }
 
 /// The game's board is the oracle's: who moves, how many counters, each
@@ -282,7 +324,12 @@ fn findings_of(
     let mut faults: Vec<Finding> = Vec::new();
     let mut won = None;
     let mut playing = true;
-    let shown = |column: &Nat| column.leading(SHOWN_DIGITS + 1);
+    // r[decision.big-numbers]: a column with more significant digits than X
+    // is not read whole; its first SHOWN_DIGITS + 1 are kept.
+    let shown = |column: &Nat| match column.digit_count() > x.digit_count() {
+        true => column.leading(SHOWN_DIGITS + 1),
+        false => column.clone(),
+    };
     for (i, (column, effect)) in moves.iter().zip(effects).enumerate() {
         let line = i as u64 + 2;
         let off_frame_seen = faults.iter().any(|f| matches!(f, Finding::OffFrame { .. }));

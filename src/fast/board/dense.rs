@@ -4,7 +4,7 @@ use std::hint::select_unpredictable;
 
 use crate::fast::prefetch::prefetch;
 
-use super::{CellLanes, Effect, Lane, Placement, Player, SIDEWAYS, join, player_from_tag, tag};
+use super::{CellLanes, Lane, Player, SIDEWAYS, player_from_tag, tag, totals};
 use crate::nat::Nat;
 
 /// Cells `[horizontal, diagonal, anti-diagonal, owner]` in one array, row
@@ -115,11 +115,16 @@ impl<L: Lane> Dense<L> {
         player_from_tag(self.cell(self.index(col, row as usize))[3].get())
     }
 
-    /// The vertical run and the (back, ahead) runs a counter tagged `tag` at
-    /// `row` of `col` would join: the top of `col` or above it (above it,
-    /// the vertical run is 1).
-    pub(super) fn beside_at(&self, col: usize, row: usize, tag: L) -> (u64, [(u64, u64); 3]) {
-        self.runs(col, row, tag, |i| self.cell(i))
+    /// The vertical run and the (back, ahead) runs a counter of `player`'s
+    /// at `row` of `col` would join: the top of `col` or above it (above
+    /// it, the vertical run is 1).
+    pub(super) fn beside_at(
+        &self,
+        col: usize,
+        row: usize,
+        player: Player,
+    ) -> (u64, [(u64, u64); 3]) {
+        self.runs(col, row, L::put(tag(player)), |i| self.cell(i))
     }
 
     /// [`Dense::beside_at`] with the cells read by `read`: the array
@@ -161,21 +166,14 @@ impl<L: Lane> Dense<L> {
         (vertical, runs)
     }
 
-    /// Steps: places `player`'s counter on top of `col` (inside the frame,
-    /// not full), and updates the runs at the ends of the runs it joins.
-    pub(super) fn step(&mut self, col: usize, player: Player) -> Placement {
+    /// Places `player`'s counter on top of `col` (inside the frame, not
+    /// full), and updates the runs at the ends of the runs it joins.
+    pub(super) fn place(&mut self, col: usize, player: Player) {
         let tag = L::put(tag(player));
         let row = self.heights[col] as usize;
         self.commit(row);
         let (vertical, sides) = self.runs(col, row, tag, |i| self.cells[i]);
-        let (totals, direction, length, back) = join(vertical, sides);
-        self.write(col, row, tag, vertical, sides, totals);
-        Placement {
-            row: row as u64,
-            direction,
-            length,
-            back,
-        }
+        self.write(col, row, tag, vertical, sides, totals(sides));
     }
 
     /// Writes a counter tagged `tag` at the top of `col` (its row
@@ -209,8 +207,8 @@ impl<L: Lane> Dense<L> {
     /// The hot loop of dense games: steps through the longest prefix of `columns`
     /// (1-based), `first` moving first, whose moves are ordinary: inside
     /// the frame, into a column with room, completing no run of `z`.
-    /// Returns how many it stepped; the move after them is left for
-    /// [`Dense::step`] and the caller's rules. The same runs as `step`.
+    /// Returns how many it stepped; the move after them is left to the
+    /// rules' `step`. The same runs as [`Dense::place`].
     pub(super) fn step_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         let width = self.width;
         let mut player = tag(first);
@@ -227,7 +225,7 @@ impl<L: Lane> Dense<L> {
             self.commit(row);
             let tag = L::put(player);
             let (vertical, sides) = self.runs(col, row, tag, |i| self.cells[i]);
-            let totals = sides.map(|(b, a)| b + 1 + a);
+            let totals = totals(sides);
             let longest = totals.into_iter().fold(vertical, u64::max);
             if longest >= z {
                 return i;
@@ -236,14 +234,6 @@ impl<L: Lane> Dense<L> {
             player ^= 3;
         }
         columns.len()
-    }
-
-    pub(super) fn longest_if_played(&self, col: usize, row: usize, player: Player) -> u64 {
-        let (vertical, sides) = self.beside_at(col, row, L::put(tag(player)));
-        sides
-            .iter()
-            .map(|(b, a)| b + 1 + a)
-            .fold(vertical, u64::max)
     }
 
     /// Asks for the cells a move into `column` (1-based) will touch, so that their cache
@@ -271,23 +261,6 @@ impl<L: Lane> Dense<L> {
         self.cells.capacity() * size_of::<CellLanes<L>>()
             + (self.heights.capacity() + self.top_runs.capacity()) * size_of::<u32>()
     }
-}
-
-/// [`Board::step`](super::Board::step) on the array: range and fullness, then the placement.
-#[inline]
-pub(super) fn dense_step<L: Lane>(
-    d: &mut Dense<L>,
-    column: &Nat,
-    player: Player,
-) -> Result<Placement, Effect> {
-    // A dense frame's width is X itself.
-    let col = dense_index(column)
-        .filter(|&c| c < d.heights.len())
-        .ok_or(Effect::OffFrame)?;
-    if d.heights[col] == d.rows {
-        return Err(Effect::ColumnFull);
-    }
-    Ok(d.step(col, player))
 }
 
 #[inline]

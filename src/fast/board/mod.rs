@@ -21,13 +21,16 @@
 //! so runs are kept in the narrowest integer ("lane") that holds
 //! min(z - 1, width); a longer value saturates and reads as "at least that".
 //! Every allocation that grows with the input is fallible: when memory runs
-//! out the board says so ([`Effect::OutOfMemory`]) instead of aborting.
+//! out the board says so (`OutOfMemory`) instead of aborting.
 //!
-//! A board changes only inside this crate, by one act: a step, a counter
-//! dropped into a column (`Board::step`, and its batched form for
-//! ordinary moves, `step_ordinary`, on each store). Outside, a game changes
-//! through [`crate::step`] alone, and a position that is not a game is
-//! built whole by [`Board::from_stacks`].
+//! The board decides nothing: the rules (`rules/game.rs`) ask it questions
+//! of cells (a column's height, how far a player's counters reach from an
+//! empty cell, `Board::reach`) and tell it to place a counter on top of a
+//! column (`Board::place`). The judge's batched path, `step_ordinary` on
+//! each store, places a run of ordinary moves in one loop and is held equal
+//! to folding `step` by the `step` fuzz target. Outside this crate, a game
+//! changes through [`crate::step`] alone, and a position that is not a game
+//! is built whole by [`Board::from_stacks`].
 
 use std::fmt::Debug;
 
@@ -38,24 +41,17 @@ pub(crate) mod column_map;
 mod columns;
 mod dense;
 mod sparse;
-mod stacks;
 
 use columns::Heights;
-use dense::{Dense, dense_index, dense_step};
-use sparse::{Sparse, sparse_step};
+use dense::{Dense, dense_index};
+use sparse::Sparse;
 
-pub use crate::rules::game::Effect;
 pub use crate::rules::run::{Direction, Player, WinningRun};
 use column_map::Probes;
 
 /// The three directions whose runs are stored per cell, with the row step
-/// per column to the right.
+/// per column to the right: horizontal, diagonal, anti-diagonal.
 const SIDEWAYS: [(usize, i64); 3] = [(0, 0), (1, 1), (2, -1)];
-const SIDEWAYS_DIRECTIONS: [Direction; 3] = [
-    Direction::Horizontal,
-    Direction::Diagonal,
-    Direction::AntiDiagonal,
-];
 
 /// A stored run length. `put` saturates at `MAX`; a stored `MAX` reads as
 /// "at least `MAX`", which is exact whenever `MAX` >= the longest run the
@@ -90,16 +86,6 @@ lane!(u64);
 /// the ends of runs and the owner's tag (0 empty, 1 or 2) in the fourth.
 type CellLanes<L> = [L; 4];
 
-/// How one counter was placed: its row (0-based) and the longest run through
-/// it as (direction, length, steps back to the run's start).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Placement {
-    row: u64,
-    direction: Direction,
-    length: u64,
-    back: u64,
-}
-
 use crate::memory::OutOfMemory;
 
 /// The owner's tag a cell keeps: 1 or 2 (0 is an empty cell).
@@ -116,55 +102,39 @@ fn player_from_tag(tag: u64) -> Option<Player> {
     }
 }
 
-/// The run completed by `placed`, from its start; [`OutOfMemory`] when the
-/// start's column number (a column past 2^64) cannot be made.
-fn run_from(column: Nat, placed: Placement, player: Player) -> Result<WinningRun, OutOfMemory> {
-    let Placement {
-        row,
-        direction,
-        length,
-        back,
-    } = placed;
-    // Walk `back` steps towards the start of the run.
-    let start = |column: Nat| -> Result<Nat, OutOfMemory> {
-        Ok(column
-            .try_checked_sub(&Nat::from(back))?
-            .unwrap_or(Nat::ZERO))
-    };
-    let (column, row) = match direction {
-        Direction::Vertical => (column, row + 1 - back),
-        Direction::Horizontal => (start(column)?, row + 1),
-        Direction::Diagonal => (start(column)?, row + 1 - back),
-        Direction::AntiDiagonal => (start(column)?, row + 1 + back),
-    };
-    Ok(WinningRun {
-        player,
-        column,
-        row,
-        direction,
-        length,
-    })
+/// How far one player's counters reach from an empty cell, in each
+/// direction: what the rules ask of the board to find the run a counter
+/// there would complete (`rules::game::longest_through`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// The player's counters straight below the cell.
+    down: u64,
+    /// Along `SIDEWAYS`, the player's counters (towards column 1, away
+    /// from it).
+    sides: [(u64, u64); 3],
 }
 
-/// The runs through a cell from the runs beside it, the run-length update
-/// shared by the stores: `vertical` is the run the counter makes in its
-/// column, `sides[dir]` the (back, ahead) runs it joins. Returns the three
-/// totals and the longest run.
-#[inline]
-fn join(vertical: u64, sides: [(u64, u64); 3]) -> ([u64; 3], Direction, u64, u64) {
-    let mut best = (Direction::Vertical, vertical, vertical - 1);
-    let mut totals = [1u64; 3];
-    for (dir, _) in SIDEWAYS {
-        let (back, ahead) = sides[dir];
-        // Runs are at most the frame's width, so this cannot overflow a u64
-        // on any frame a store can hold.
-        let total = back + 1 + ahead;
-        totals[dir] = total;
-        if total > best.1 {
-            best = (SIDEWAYS_DIRECTIONS[dir], total, back);
+impl Reach {
+    /// The player's counters back from the cell along `direction` (towards
+    /// a run's start: left, or down for a column) and ahead of it. Cells
+    /// above an empty cell are empty, so nothing lies ahead in a column.
+    pub(crate) fn along(&self, direction: Direction) -> (u64, u64) {
+        match direction {
+            Direction::Vertical => (self.down, 0),
+            Direction::Horizontal => self.sides[0],
+            Direction::Diagonal => self.sides[1],
+            Direction::AntiDiagonal => self.sides[2],
         }
     }
-    (totals, best.0, best.1, best.2)
+}
+
+/// The run totals a counter makes from the (back, ahead) runs beside it
+/// along `SIDEWAYS`: what the stores write at the ends of the runs it joins.
+#[inline]
+fn totals(sides: [(u64, u64); 3]) -> [u64; 3] {
+    // Runs are at most the frame's width, so this cannot overflow a u64
+    // on any frame a store can hold.
+    sides.map(|(back, ahead)| back + 1 + ahead)
 }
 
 /// The stores, one variant per lane width (see the module docs).
@@ -217,6 +187,20 @@ pub struct Board {
     placed: u64,
     /// Counters at which the sparse map moves to an array (`u64::MAX`: never).
     promote_at: u64,
+    /// Keep every counter's owner once runs are settled (for pictures of
+    /// the final board); otherwise only heights are kept from then on.
+    keep: bool,
+}
+
+/// How a game keeps its board (r[resource.board]). Public for those who
+/// draw the final board: a judge or game that keeps it answers
+/// [`Board::owner`] after the first winning run too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Keep {
+    /// Keep every counter's owner after the first winning run (for pictures
+    /// of the final board); otherwise only column heights are kept from then
+    /// on, since no more runs are looked for.
+    pub board: bool,
 }
 
 /// The dense frame's width and height, if it has an array at all.
@@ -254,8 +238,13 @@ fn lane_bits(x: &Nat, z: &Nat) -> u32 {
 impl Board {
     /// An empty board for an `x` by `y` frame on which runs of up to `z`
     /// must be told apart (longer runs read as "at least z"), in the store
-    /// `storage` says.
-    pub(crate) fn new(x: &Nat, y: &Nat, z: &Nat, storage: Storage) -> Board {
+    /// it chooses, keeping heights only once runs are settled.
+    pub(crate) fn new(x: &Nat, y: &Nat, z: &Nat) -> Board {
+        Board::in_store(x, y, z, Storage::Auto, Keep::default())
+    }
+
+    /// [`Board::new`], in the store `storage` says, keeping what `keep` says.
+    pub(crate) fn in_store(x: &Nat, y: &Nat, z: &Nat, storage: Storage, keep: Keep) -> Board {
         let bits = lane_bits(x, z);
         let dims = dense_dims(x, y);
         let cell_bytes = u64::from(bits) / 2; // four lanes
@@ -285,6 +274,7 @@ impl Board {
             y: y.clone(),
             placed: 0,
             promote_at,
+            keep: keep.board,
         }
     }
 
@@ -298,12 +288,7 @@ impl Board {
         self.placed
     }
 
-    /// True when `column` (1-based) is inside the frame and has room.
-    pub fn is_open(&self, column: &Nat) -> bool {
-        !column.is_zero() && *column <= self.x && self.y > self.height(column)
-    }
-
-    /// Counters in `column` (1-based, inside the frame).
+    /// Counters in `column` (1-based; 0 outside the frame).
     pub fn height(&self, column: &Nat) -> u64 {
         with_store!(&self.store,
             dense d => dense_index(column).map_or(0, |c| d.height(c)),
@@ -313,7 +298,8 @@ impl Board {
 
     /// The smallest box holding every counter: the first and last occupied
     /// columns (1-based) and the tallest column's height; `None` when the
-    /// board is empty.
+    /// board is empty. Public for those who draw a board of a frame too
+    /// large to show whole, who show the part that holds the counters.
     pub fn occupied(&self) -> Option<(Nat, Nat, u64)> {
         with_store!(&self.store,
             dense d => d.span().map(|(lo, hi, top)| {
@@ -334,14 +320,23 @@ impl Board {
     }
 
     /// True once the board keeps heights only (after a game's first winning
-    /// run, unless the game keeps its board: [`crate::Keep`]).
-    pub fn heights_only(&self) -> bool {
+    /// run, unless the game keeps its board: [`Keep`]).
+    #[allow(dead_code, reason = "read only through the test hooks")]
+    pub(crate) fn heights_only(&self) -> bool {
         matches!(self.store, Store::Heights(_))
+    }
+
+    /// No run is asked for again (the game is won): unless the board is
+    /// kept, the cells are dropped and only heights are kept.
+    pub(crate) fn runs_settled(&mut self) {
+        if !self.keep {
+            self.keep_heights_only();
+        }
     }
 
     /// Drops every counter's owner and runs, keeping only column heights:
     /// for when no more runs are looked for.
-    pub(crate) fn keep_heights_only(&mut self) {
+    fn keep_heights_only(&mut self) {
         let heights = with_store!(&self.store,
             dense d => {
                 // An array of a height per column: no more than the array
@@ -369,63 +364,55 @@ impl Board {
         self.store = Store::Heights(heights);
     }
 
-    /// Steps: drops `player`'s counter into `column` (1-based): r[rule.column-range]
-    /// a column past X (or 0) places nothing, r[rule.column-full] nor does a full
-    /// one, r[rule.gravity] otherwise the counter lands on the lowest free
-    /// cell. With `z`, a run through it at least `z` long is reported
-    /// ([`Effect::Won`]); without (once the game is won, r[rule.after-win]),
-    /// runs are not looked for and the counter is placed `after_win`.
-    #[inline]
-    pub(crate) fn step(&mut self, column: &Nat, player: Player, z: Option<&Nat>) -> Effect {
-        // r[rule.frame]: columns are 1..=X; each store holds them to X.
-        if column.is_zero() {
-            return Effect::OffFrame;
-        }
-        let placed = match &mut self.store {
-            Store::Dense8(d) => dense_step(d, column, player),
-            Store::Dense16(d) => dense_step(d, column, player),
-            Store::Dense32(d) => dense_step(d, column, player),
-            Store::Sparse8(s) => sparse_step(s, column, player, &self.x, &self.y),
-            Store::Sparse16(s) => sparse_step(s, column, player, &self.x, &self.y),
-            Store::Sparse32(s) => sparse_step(s, column, player, &self.x, &self.y),
-            Store::Sparse64(s) => sparse_step(s, column, player, &self.x, &self.y),
-            Store::Heights(h) => {
-                if *column > self.x {
-                    return Effect::OffFrame;
-                }
-                if self.y <= h.height(column) {
-                    return Effect::ColumnFull;
-                }
-                match h.step(column) {
-                    Ok(row) => Ok(Placement {
-                        row,
-                        direction: Direction::Vertical,
-                        length: 0,
-                        back: 0,
-                    }),
-                    Err(OutOfMemory) => Err(Effect::OutOfMemory),
-                }
-            }
-        };
-        let placed = match placed {
-            Ok(p) => p,
-            Err(effect) => return effect,
-        };
+    /// How far `player`'s counters reach from the empty cell `column`, `row`
+    /// (1-based; inside the frame, at or above the column's top): the
+    /// question the rules ask to find the run a counter there would make.
+    /// Answered from the run lengths kept at the ends of runs, in time
+    /// independent of their length. Once only heights are kept, no counter
+    /// reaches anywhere. [`OutOfMemory`] when a neighbour's column number
+    /// (past 2^64) cannot be made.
+    pub(crate) fn reach(
+        &self,
+        column: &Nat,
+        row: u64,
+        player: Player,
+    ) -> Result<Reach, OutOfMemory> {
+        let row = row.saturating_sub(1);
+        let (vertical, sides): (u64, [(u64, u64); 3]) = with_store!(&self.store,
+            dense d => match (dense_index(column), usize::try_from(row)) {
+                (Some(col), Ok(row)) if col < d.width => d.beside_at(col, row, player),
+                _ => (1, [(0, 0); 3]),
+            },
+            sparse s => {
+                let (_, vertical, sides) = s.beside_at(column, Some(row), player)?;
+                (vertical, sides)
+            },
+            heights _h => (1, [(0, 0); 3]));
+        Ok(Reach {
+            down: vertical - 1,
+            sides,
+        })
+    }
+
+    /// Places `player`'s counter on top of `column` (1-based, inside the
+    /// frame, with room) and keeps the run lengths at the ends of the runs
+    /// it joins. [`OutOfMemory`] when the store cannot grow; nothing is
+    /// placed then.
+    pub(crate) fn place(&mut self, column: &Nat, player: Player) -> Result<(), OutOfMemory> {
+        with_store!(&mut self.store,
+        dense d => {
+            let col = dense_index(column).filter(|&c| c < d.width).ok_or(OutOfMemory)?;
+            d.place(col, player);
+        },
+        sparse s => s.place(column, player)?,
+        heights h => {
+            h.step(column)?;
+        });
         self.placed += 1;
         if self.placed >= self.promote_at {
             self.promote();
         }
-        let row = placed.row + 1;
-        match z.filter(|z| **z <= placed.length) {
-            None => Effect::Placed {
-                row,
-                after_win: z.is_none(),
-            },
-            Some(_) => match run_from(column.clone(), placed, player) {
-                Ok(run) => Effect::Won { row, run },
-                Err(OutOfMemory) => Effect::OutOfMemory,
-            },
-        }
+        Ok(())
     }
 
     /// Steps through the longest prefix of `columns` (1-based), `first`
@@ -467,35 +454,6 @@ impl Board {
         if let Some(store) = dense {
             self.store = store;
         }
-    }
-
-    /// The longest run `player` would have through a counter dropped into
-    /// `column` (1-based, inside the frame, not full); 0 once only heights
-    /// are kept. Changes nothing.
-    pub fn longest_if_played(&self, column: &Nat, player: Player) -> u64 {
-        with_store!(&self.store,
-            dense d => {
-                let col = dense_index(column).unwrap_or(0);
-                d.longest_if_played(col, d.heights[col] as usize, player)
-            },
-            sparse s => s.longest_if_played(column, None, player),
-            heights _h => 0)
-    }
-
-    /// The longest run `player` would have through a counter one above the
-    /// top of `column`, once the other player has filled the top (so its
-    /// vertical run is 1); 0 when that cell is outside the frame. For
-    /// engines that ask "does my move here give the opponent a run above
-    /// it?" without playing it.
-    pub fn longest_above(&self, column: &Nat, player: Player) -> u64 {
-        let row = self.height(column) + 1;
-        if self.y <= row || column.is_zero() || *column > self.x {
-            return 0;
-        }
-        with_store!(&self.store,
-            dense d => d.longest_if_played(dense_index(column).unwrap_or(0), row as usize, player),
-            sparse s => s.longest_if_played(column, Some(row), player),
-            heights _h => 0)
     }
 
     /// A hint that the next moves are into `columns` (1-based): the store

@@ -3,10 +3,7 @@
 use super::column_map::Probes;
 use super::columns::{ARRAY_COLUMNS, Columns, Heights, small};
 use super::dense::Dense;
-use super::{
-    CellLanes, Effect, Lane, OutOfMemory, Placement, Player, SIDEWAYS, join, player_from_tag, tag,
-};
-use crate::memory::or_abort;
+use super::{CellLanes, Lane, OutOfMemory, Player, SIDEWAYS, player_from_tag, tag, totals};
 use crate::nat::Nat;
 
 /// What a counter on a cell would join: its row (0-based), its vertical run,
@@ -192,18 +189,19 @@ impl<L: Lane> Sparse<L> {
     /// (0-based), its vertical run, and the (back, ahead) runs beside it in
     /// each sideways direction. Three lookups: the column and its two
     /// neighbours.
-    pub(super) fn beside(&self, col: &Nat, tag: L) -> Result<Beside, OutOfMemory> {
-        self.beside_at(col, None, tag)
+    pub(super) fn beside(&self, col: &Nat, player: Player) -> Result<Beside, OutOfMemory> {
+        self.beside_at(col, None, player)
     }
 
-    /// [`Sparse::beside`] at `row` (`None`: the top of `col`; a row above
-    /// the top has a vertical run of 1).
+    /// [`Sparse::beside`] for a counter of `player`'s at `row` (`None`: the
+    /// top of `col`; a row above the top has a vertical run of 1).
     pub(super) fn beside_at(
         &self,
         col: &Nat,
         row: Option<u64>,
-        tag: L,
+        player: Player,
     ) -> Result<Beside, OutOfMemory> {
+        let tag = L::put(tag(player));
         let columns = [
             self.beside_column(col, -1)?,
             self.column(col),
@@ -245,12 +243,12 @@ impl<L: Lane> Sparse<L> {
         (row, vertical, sides)
     }
 
-    /// Steps: places `player`'s counter on top of `col` and updates the ends of the
-    /// runs it joins.
-    pub(super) fn step(&mut self, col: &Nat, player: Player) -> Result<Placement, OutOfMemory> {
+    /// Places `player`'s counter on top of `col` and updates the ends of
+    /// the runs it joins.
+    pub(super) fn place(&mut self, col: &Nat, player: Player) -> Result<(), OutOfMemory> {
         let tag = L::put(tag(player));
-        let (row, vertical, sides) = self.beside(col, tag)?;
-        let (totals, direction, length, back) = join(vertical, sides);
+        let (row, vertical, sides) = self.beside(col, player)?;
+        let totals = totals(sides);
         let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
         self.columns
             .entry(col)?
@@ -267,12 +265,7 @@ impl<L: Lane> Sparse<L> {
                 }
             }
         }
-        Ok(Placement {
-            row,
-            direction,
-            length,
-            back,
-        })
+        Ok(())
     }
 
     /// The sparse store's hot loop, as [`Dense::step_ordinary`]: steps
@@ -280,7 +273,7 @@ impl<L: Lane> Sparse<L> {
     /// `first` moving first, whose moves are ordinary (at most `x`, into a column with
     /// fewer than `y` counters, completing no run of `z`), at most `limit`
     /// of them. Returns how many it stepped. The same placements as
-    /// [`Sparse::step`], without a `Nat` per column.
+    /// [`Sparse::place`], without a `Nat` per column.
     pub(super) fn step_ordinary(
         &mut self,
         columns: &[u64],
@@ -303,8 +296,8 @@ impl<L: Lane> Sparse<L> {
                 return i;
             }
             let (row, vertical, sides) = self.runs(beside, None, tag);
-            let (totals, _, length, _) = join(vertical, sides);
-            if length >= z {
+            let totals = totals(sides);
+            if totals.into_iter().fold(vertical, u64::max) >= z {
                 return i;
             }
             let cell = [L::put(totals[0]), L::put(totals[1]), L::put(totals[2]), tag];
@@ -328,15 +321,6 @@ impl<L: Lane> Sparse<L> {
             player = player.other();
         }
         columns.len().min(limit)
-    }
-
-    pub(super) fn longest_if_played(&self, col: &Nat, row: Option<u64>, player: Player) -> u64 {
-        let beside = self.beside_at(col, row, L::put(tag(player)));
-        let (_, vertical, sides) = or_abort(beside, col.digit_count());
-        sides
-            .iter()
-            .map(|(b, a)| b + 1 + a)
-            .fold(vertical, u64::max)
     }
 
     pub(super) fn owner(&self, col: &Nat, row: u64) -> Option<Player> {
@@ -375,22 +359,4 @@ pub(super) fn shift(col: &Nat, by: i64) -> Result<Option<Nat>, OutOfMemory> {
             .try_checked_sub(&Nat::from(by.unsigned_abs()))?
             .filter(|c| !c.is_zero()))
     }
-}
-
-/// [`Board::step`](super::Board::step) on the sparse map.
-pub(super) fn sparse_step<L: Lane>(
-    s: &mut Sparse<L>,
-    column: &Nat,
-    player: Player,
-    x: &Nat,
-    y: &Nat,
-) -> Result<Placement, Effect> {
-    if *column > *x {
-        return Err(Effect::OffFrame);
-    }
-    if *y <= s.height(column) {
-        return Err(Effect::ColumnFull);
-    }
-    s.step(column, player)
-        .map_err(|OutOfMemory| Effect::OutOfMemory)
 }

@@ -3,12 +3,13 @@ use super::*;
 use connectz_rng::Rng;
 
 use crate::fast::Storage;
-use crate::game::{Game, Keep, step};
+use crate::game::{Game, step};
 use crate::grammar::Header;
 
 /// The arrays and the sparse maps of every lane width are stores of one
-/// algorithm: on random games they must report the same runs, and
-/// narrow lanes must saturate, never wrap.
+/// algorithm: on random games they must answer the same reaches from the
+/// top of every column and from the cell above it, and narrow lanes must
+/// saturate, never wrap.
 #[test]
 fn stores_agree_on_random_games() {
     let mut rng = Rng::new(42);
@@ -27,29 +28,26 @@ fn stores_agree_on_random_games() {
             let open: Vec<usize> = (0..w).filter(|&c| (wide.heights[c] as usize) < h).collect();
             let col = open[rng.below(open.len() as u64) as usize];
             let n = Nat::from(col as u64 + 1);
-            let probe = wide.longest_if_played(col, wide.heights[col] as usize, player);
-            assert_eq!(probe, sparse.longest_if_played(&n, None, player));
-            // The cell above the top, as an engine asks about it.
-            let row = wide.heights[col] as usize + 1;
-            if row < h {
-                assert_eq!(
-                    wide.longest_if_played(col, row, player.other()),
-                    sparse.longest_if_played(&n, Some(row as u64), player.other())
-                );
+            let top = wide.heights[col] as usize;
+            // The top of the column, and the cell above it, as an engine
+            // asks about it.
+            for (row, who) in [(top, player), (top + 1, player.other())] {
+                if row >= h {
+                    continue;
+                }
+                let (vertical, sides) = wide.beside_at(col, row, who);
+                let (at, v, s) = sparse.beside_at(&n, Some(row as u64), who).unwrap();
+                assert_eq!((at, v, s), (row as u64, vertical, sides));
+                let (_, v, s) = tiny.beside_at(&n, Some(row as u64), who).unwrap();
+                let capped = sides.map(|(b, a)| (b.min(Tiny::MAX), a.min(Tiny::MAX)));
+                assert_eq!((v, s), (vertical, capped));
+                saturated += usize::from(capped != sides);
+                let longest = totals(sides).into_iter().fold(vertical, u64::max);
+                runs_seen += u64::from(longest >= 3);
             }
-            let a = wide.step(col, player);
-            assert_eq!(probe, a.length);
-            let b = sparse.step(&n, player).unwrap();
-            assert_eq!(a, b);
-            let t = tiny.step(&n, player).unwrap();
-            assert_eq!(a.row, t.row);
-            if a.length < Tiny::MAX {
-                assert_eq!(a, t);
-            } else {
-                assert!(t.length >= Tiny::MAX, "{a:?} {t:?}");
-                saturated += 1;
-            }
-            runs_seen += u64::from(a.length >= 3);
+            wide.place(col, player);
+            sparse.place(&n, player).unwrap();
+            tiny.place(&n, player).unwrap();
             player = player.other();
         }
     }
@@ -83,12 +81,12 @@ fn step_ordinary_is_step_move_by_move() {
                 ordinary = i;
                 break;
             }
-            let mut next = slow.clone();
-            if next.step(col, player).length >= z {
+            let (vertical, sides) = slow.beside_at(col, slow.heights[col] as usize, player);
+            if totals(sides).into_iter().fold(vertical, u64::max) >= z {
                 ordinary = i;
                 break;
             }
-            slow = next;
+            slow.place(col, player);
             player = player.other();
         }
         // Batched, in chunks of random sizes.
@@ -121,9 +119,10 @@ fn step_ordinary_is_step_move_by_move() {
                 if slow.height(col) < u64::from(h) {
                     for p in [Player::One, Player::Two] {
                         let top = slow.heights[col] as usize;
+                        let (_, vertical, sides) = sparse.beside_at(&n, None, p).unwrap();
                         assert_eq!(
-                            sparse.longest_if_played(&n, None, p),
-                            slow.longest_if_played(col, top, p),
+                            (vertical, sides),
+                            slow.beside_at(col, top, p),
                             "sparse +{shift}: {w}x{h} z={z} {moves:?}"
                         );
                     }
@@ -186,7 +185,7 @@ fn step_ordinary_is_step_folded_move_by_move() {
             y: h.into(),
             z: z.into(),
         };
-        let keep = Keep::default();
+        let keep = crate::board::Keep::default();
         let moves: Vec<u64> = (0..rng.below(90))
             .map(|_| match rng.below(60) {
                 0 => w + 1 + rng.below(3),
@@ -196,13 +195,9 @@ fn step_ordinary_is_step_folded_move_by_move() {
         let mut folded = Game::in_store(&header, keep, storage);
         let mut ordinary = moves.len();
         for (i, &c) in moves.iter().enumerate() {
-            let (next, effect) = step(folded.clone(), &Nat::from(c));
-            if effect
-                != (Effect::Placed {
-                    row: next.board().height(&Nat::from(c)),
-                    after_win: false,
-                })
-            {
+            // Ordinary: a counter placed that wins nothing.
+            let (next, _) = step(folded.clone(), &Nat::from(c));
+            if next.placed() == folded.placed() || next.winning_run().is_some() {
                 ordinary = i;
                 break;
             }
@@ -259,34 +254,40 @@ impl Lane for Tiny {
     }
 }
 
-/// `longest_above` answers what playing the move and then asking
-/// `longest_if_played` for the opponent would.
+/// The reach from the cell above a column's top does not change when the
+/// top is filled (the cell below it is then the other player's, and no run
+/// reaches down through it either way): every store answers for the cell
+/// above the top, rows not yet committed among them, what it answers once
+/// the top is filled.
 #[test]
-fn longest_above_is_playing_then_asking() {
+fn reach_above_the_top_is_reach_once_the_top_is_filled() {
     let mut rng = Rng::new(8);
     let mut compared = 0;
     for storage in [Storage::Auto, Storage::Sparse] {
         for _ in 0..300 {
             let (w, h) = (2 + rng.below(7), 2 + rng.below(7));
             let (x, y, z) = (Nat::from(w), Nat::from(h), Nat::from(h.max(w)));
-            let mut board = Board::new(&x, &y, &z, storage);
+            let mut board = Board::in_store(&x, &y, &z, storage, Keep::default());
             let mut player = Player::One;
             for _ in 0..w * h / 2 {
                 for c in 1..=w {
                     let col = Nat::from(c);
+                    let above = board.height(&col) + 2;
+                    if above > h {
+                        continue;
+                    }
                     let mut after = board.clone();
-                    let expected = match after.step(&col, player, None) {
-                        Effect::Placed { .. } if after.is_open(&col) => {
-                            after.longest_if_played(&col, player.other())
-                        }
-                        _ => 0,
-                    };
-                    assert_eq!(board.longest_above(&col, player.other()), expected);
+                    after.place(&col, player).unwrap();
+                    let opponent = player.other();
+                    assert_eq!(
+                        board.reach(&col, above, opponent),
+                        after.reach(&col, above, opponent)
+                    );
                     compared += 1;
                 }
                 let c = Nat::from(1 + rng.below(w));
-                if board.is_open(&c) {
-                    board.step(&c, player, None);
+                if board.height(&c) < h {
+                    board.place(&c, player).unwrap();
                     player = player.other();
                 }
             }
@@ -310,7 +311,7 @@ fn occupied_is_the_box_of_every_counter() {
         for storage in [Storage::Auto, Storage::Sparse] {
             for _ in 0..200 {
                 let (y, z) = (Nat::from(6), Nat::from(4));
-                let mut board = Board::new(&x, &y, &z, storage);
+                let mut board = Board::in_store(&x, &y, &z, storage, Keep::default());
                 let mut heights_only = board.clone();
                 heights_only.keep_heights_only();
                 assert_eq!(board.occupied(), None);
@@ -324,13 +325,12 @@ fn occupied_is_the_box_of_every_counter() {
                         (_, _) => Nat::from(1 + rng.below(w.max(1 << 30) / 2)),
                     };
                     let c = if c > x { x.clone() } else { c };
-                    if !board.is_open(&c) {
+                    if board.height(&c) >= 6 {
                         continue;
                     }
-                    let Effect::Placed { row, .. } = board.step(&c, Player::One, None) else {
-                        panic!("an open column takes a counter");
-                    };
-                    heights_only.step(&c, Player::One, None);
+                    board.place(&c, Player::One).unwrap();
+                    let row = board.height(&c);
+                    heights_only.place(&c, Player::One).unwrap();
                     expected = Some(match expected {
                         None => (c.clone(), c.clone(), row),
                         Some((lo, hi, top)) => (
@@ -369,7 +369,7 @@ fn lanes_hold_the_longest_run_that_matters() {
 #[test]
 fn arrays_only_for_small_or_occupied_frames() {
     let n = |v: u64| Nat::from(v);
-    let kind = |x: u64, y: u64, z: u64| Board::new(&n(x), &n(y), &n(z), Storage::Auto).store_kind();
+    let kind = |x: u64, y: u64, z: u64| Board::new(&n(x), &n(y), &n(z)).store_kind();
     assert_eq!(kind(7, 6, 4), ("dense", 8));
     // The up-front budget counts the cells (four bytes) and a height and
     // a top run a column (eight bytes): 4095^2 cells fit 64 MiB with their
@@ -389,13 +389,13 @@ fn arrays_only_for_small_or_occupied_frames() {
     assert_eq!(kind(2, 1 << 33, 3), ("sparse", 8));
     // Promotion: a 4096 x 8192 frame (2^25 cells of 4 bytes, and 8 bytes
     // a column) once the array costs at most 8 cells a counter.
-    let mut board = Board::new(&n(4096), &n(8192), &n(4), Storage::Auto);
+    let mut board = Board::new(&n(4096), &n(8192), &n(4));
     assert_eq!(board.store_kind().0, "sparse");
     let mut player = Player::One;
     let mut k = 0u64;
     while board.placed() < ((1 << 25) * 4 + 4096 * 8) / (PROMOTE_AT * 4) {
         assert_eq!(board.store_kind().0, "sparse");
-        board.step(&n(1 + k % 4096), player, Some(&n(4)));
+        board.place(&n(1 + k % 4096), player).unwrap();
         player = player.other();
         k += 1;
     }
@@ -407,68 +407,30 @@ fn arrays_only_for_small_or_occupied_frames() {
     assert_eq!(board.owner(&n(2), 1), Some(Player::Two));
 }
 
+/// Once runs are settled, a board that does not keep its cells keeps the
+/// heights alone: counters still stack, no owner is known and no counter
+/// reaches anywhere; one that keeps them keeps every owner.
 #[test]
-fn heights_only_keeps_fullness() {
+fn settled_runs_keep_heights_or_the_whole_board() {
     let n = |v: u64| Nat::from(v);
     for storage in [Storage::Auto, Storage::Sparse] {
-        let mut board = Board::new(&n(3), &n(2), &n(3), storage);
-        board.step(&n(1), Player::One, Some(&n(3)));
-        board.keep_heights_only();
-        assert!(board.heights_only());
-        assert_eq!(board.owner(&n(1), 1), None);
-        assert_eq!(board.height(&n(1)), 1);
-        assert!(matches!(
-            board.step(&n(1), Player::Two, None),
-            Effect::Placed {
-                row: 2,
-                after_win: true
-            }
-        ));
-        assert_eq!(board.step(&n(1), Player::One, None), Effect::ColumnFull);
-        assert_eq!(board.step(&n(4), Player::One, None), Effect::OffFrame);
+        for keep in [false, true] {
+            let keep = Keep { board: keep };
+            let mut board = Board::in_store(&n(3), &n(2), &n(3), storage, keep);
+            board.place(&n(1), Player::One).unwrap();
+            board.place(&n(2), Player::One).unwrap();
+            board.runs_settled();
+            assert_eq!(board.heights_only(), !keep.board);
+            board.place(&n(1), Player::Two).unwrap();
+            assert_eq!(board.height(&n(1)), 2);
+            assert_eq!(board.placed(), 3);
+            let owner = keep.board.then_some(Player::One);
+            assert_eq!(board.owner(&n(1), 1), owner);
+            let reach = board.reach(&n(3), 1, Player::One).unwrap();
+            assert_eq!(
+                reach.along(Direction::Horizontal).0,
+                if keep.board { 2 } else { 0 }
+            );
+        }
     }
-}
-
-/// `from_stacks` holds any stacks inside the frame, whoever owns them, says
-/// who holds a winning run, and errs with the effect of the first counter
-/// that cannot be stacked.
-#[test]
-fn from_stacks_builds_positions_that_are_not_games() {
-    let n = |v: u64| Nat::from(v);
-    const ONE: Player = Player::One;
-    const TWO: Player = Player::Two;
-    let stack = |c: u64, owners: &'static [Player]| (n(c), owners);
-    // Player 1 alone holds three in column 1; nothing alternates.
-    let (board, holds) = Board::from_stacks(
-        &n(3),
-        &n(3),
-        &n(3),
-        [stack(1, &[ONE, ONE, ONE]), stack(3, &[TWO])],
-    )
-    .unwrap();
-    assert_eq!(holds, [true, false]);
-    assert_eq!(board.placed(), 4);
-    assert_eq!(board.owner(&n(1), 3), Some(ONE));
-    assert_eq!(board.owner(&n(3), 1), Some(TWO));
-    // Both can hold ONE: a row each.
-    let (_, holds) = Board::from_stacks(
-        &n(2),
-        &n(2),
-        &n(2),
-        [stack(1, &[ONE, TWO]), stack(2, &[ONE, TWO])],
-    )
-    .unwrap();
-    assert_eq!(holds, [true, true]);
-    let (_, holds) = Board::from_stacks(&n(2), &n(2), &n(2), [stack(2, &[ONE])]).unwrap();
-    assert_eq!(holds, [false, false]);
-    let fails = |stacks: Vec<(Nat, &'static [Player])>| {
-        Board::from_stacks(&n(2), &n(2), &n(3), stacks).err()
-    };
-    assert_eq!(fails(vec![stack(3, &[ONE])]), Some(Effect::OffFrame));
-    assert_eq!(fails(vec![stack(0, &[ONE])]), Some(Effect::OffFrame));
-    assert_eq!(
-        fails(vec![stack(1, &[ONE, TWO, ONE])]),
-        Some(Effect::ColumnFull)
-    );
-    assert_eq!(fails(vec![stack(1, &[])]), None);
 }

@@ -1,0 +1,159 @@
+//! What the judge establishes from a file, as findings: what each line and
+//! each move's effect means, which findings are kept, and at the end the
+//! result of play and the verdict. The judge (`judge.rs`) reads the bytes
+//! and reports here what it read; everything it means is said here.
+
+use super::game::{Effect, Game, in_frame};
+use super::grammar::FormatFault;
+#[cfg(test)]
+use super::verdict::Code;
+use super::verdict::{Finding, decide};
+use crate::nat::Nat;
+
+/// The findings of a file so far: the first of each kind of fault, in file
+/// order, and the game's first winning run.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Findings {
+    faults: Vec<Finding>,
+    won: Option<Finding>,
+}
+
+/// r[decision.big-numbers]: a column with more significant digits than X
+/// is past the frame whatever they are, so the judge need not read it
+/// whole.
+pub(crate) fn longer_than_frame(significant_digits: usize, x: &Nat) -> bool {
+    significant_digits > x.digit_count()
+}
+
+/// r[code.io], r[decision.unreadable]: a file that cannot be opened or read
+/// is code 9, in the operating system's words.
+pub(crate) fn unreadable(error: String) -> Finding {
+    Finding::Unreadable { error }
+}
+
+impl Findings {
+    /// The strongest fault so far, as [`decide`] ranks them.
+    pub(crate) fn strongest(&self) -> Option<&Finding> {
+        decide(&self.faults)
+    }
+
+    /// r[decision.precedence]: of each kind of fault, the first in the file
+    /// is the one kept: one of the same kind later in the file cannot
+    /// outrank it, since among equals the first stands.
+    fn record(&mut self, finding: Finding) {
+        let kind = std::mem::discriminant(&finding);
+        if !self
+            .faults
+            .iter()
+            .any(|f| std::mem::discriminant(f) == kind)
+        {
+            self.faults.push(finding);
+        }
+    }
+
+    /// r[format.file] and below: `line` does not conform to the format.
+    pub(crate) fn format(&mut self, line: u64, fault: FormatFault) {
+        self.record(Finding::Format { line, fault });
+    }
+
+    /// r[rule.winnable]: the header's frame can never be won.
+    pub(crate) fn unwinnable(&mut self) {
+        self.record(Finding::Unwinnable);
+    }
+
+    /// r[decision.out-of-memory]: the game, or a number of `line`, needed
+    /// more memory than the judge could get. The board is given up; the
+    /// rest of the file is still read for what outranks this.
+    pub(crate) fn out_of_memory(&mut self, line: u64) {
+        self.record(Finding::OutOfMemory { line });
+    }
+
+    /// r[rule.column-range], r[decision.big-numbers]: the move on `line` is
+    /// for a column past X with more digits than X, `kept` by its leading
+    /// ones.
+    pub(crate) fn long_column(&mut self, line: u64, kept: Nat) {
+        self.record(Finding::OffFrame { line, column: kept });
+    }
+
+    /// What the move on `line` into `column` did, `effect` (from
+    /// [`crate::step`]), means. False when the game cannot go on: memory
+    /// for it ran out, and the board is given up (r[decision.out-of-memory]).
+    pub(crate) fn moved(&mut self, line: u64, column: &Nat, effect: Effect) -> bool {
+        let goes_on = effect != Effect::OutOfMemory;
+        match effect {
+            // r[rule.column-range]: code 6.
+            Effect::OffFrame => self.record(Finding::OffFrame {
+                line,
+                column: column.clone(),
+            }),
+            // r[rule.column-full]: code 5.
+            Effect::ColumnFull => self.record(Finding::ColumnFull {
+                line,
+                column: column.clone(),
+            }),
+            // r[decision.out-of-memory]: code 9, unless outranked.
+            Effect::OutOfMemory => self.out_of_memory(line),
+            // r[rule.after-win]: code 4.
+            Effect::Placed {
+                after_win: true, ..
+            } => self.record(Finding::AfterWin { line }),
+            Effect::Placed { .. } => {}
+            // r[rule.line]: the game's first winning run (`step` reports
+            // only the first).
+            Effect::Won { run, .. } => self.won = Some(Finding::Won { line, run }),
+        }
+        goes_on
+    }
+
+    /// A move on `line` into `column` when there is no board to play it on
+    /// (play has stopped at a fault that nothing in play can outrank, or
+    /// memory gave out): r[rule.column-range] still holds it to X.
+    pub(crate) fn unplayed(&mut self, line: u64, column: &Nat, x: &Nat) {
+        if !in_frame(column, x) {
+            self.moved(line, column, Effect::OffFrame);
+        }
+    }
+
+    /// The end of the file. `empty`: it held no bytes. `game`: the game as
+    /// play left it (none without a winnable header, or once memory ran
+    /// out). `last_move`, `lines`: the last line that held a move, and the
+    /// file's last line. Gives the verdict, the first fault of each kind,
+    /// and the result of play.
+    pub(crate) fn finish(
+        mut self,
+        empty: bool,
+        game: Option<&Game>,
+        last_move: u64,
+        lines: u64,
+    ) -> (Finding, Vec<Finding>, Option<Finding>) {
+        // r[format.file], r[decision.empty-file]: no bytes, no header.
+        if empty {
+            self.format(1, FormatFault::EmptyFile);
+        }
+        let result = match (self.won, game.map(Game::is_full)) {
+            // r[rule.line], r[decision.win-on-last-cell]: the first winning
+            // run decides play, even on the last cell.
+            (Some(won), _) => Some(won),
+            // r[rule.end]: else a full frame is a draw, at the last move...
+            (None, Some(true)) => Some(Finding::Draw { line: last_move }),
+            // ...and room left is unfinished, at the last line (a header
+            // alone is unfinished, r[decision.header-only]).
+            (None, Some(false)) => Some(Finding::Unfinished { line: lines.max(1) }),
+            // No game: a fault was recorded (no bytes, a bad header, an
+            // unwinnable frame, or memory gone), and it decides.
+            (None, None) => None,
+        };
+        // The fallback keeps this total; without a game a fault always
+        // stands (above).
+        let verdict = decide(self.faults.iter().chain(result.iter()))
+            .cloned()
+            .unwrap_or(Finding::Format {
+                line: 1,
+                fault: FormatFault::EmptyFile,
+            });
+        (verdict, self.faults, result)
+    }
+}
+
+#[cfg(test)]
+mod tests;
