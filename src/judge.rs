@@ -41,7 +41,7 @@ impl Watch {
     /// play finds nothing stronger than a full column, but a column outside
     /// the frame outranks it.
     fn after(strongest: Option<&Finding>) -> Watch {
-        match strongest.map(Finding::rank) {
+        match strongest.map(|finding| finding.rank()) {
             Some(rank) if rank >= Rank::Format => Watch::Nothing,
             Some(rank) if rank >= Rank::Unwinnable => Watch::Format,
             Some(rank) if rank >= Rank::ColumnFull => Watch::Columns,

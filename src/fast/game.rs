@@ -28,8 +28,8 @@ impl Game {
     /// Steps through the longest prefix of `columns` whose moves are
     /// ordinary (inside the frame, into a column with room, winning
     /// nothing, before any win) and returns how many it stepped: the state
-    /// is the one that folding [`crate::step`] over them gives (each with
-    /// `Effect::Placed`), reached without a `Nat` per move. The move after
+    /// is the one that folding [`crate::step`] over them gives (each a
+    /// counter placed that wins nothing), reached without a `Nat` per move. The move after
     /// them is for `step`. Steps through none where the board has no fast
     /// path. The judge's batched path, held equal to folding `step` by the
     /// `step` fuzz target and `step_ordinary_is_step_folded_move_by_move`

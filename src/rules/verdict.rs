@@ -110,7 +110,7 @@ pub enum Finding {
         line: u64,
         /// The column asked for; of one with more significant digits than
         /// X, which is not read whole (r[decision.big-numbers]), its first
-        /// [`SHOWN_DIGITS`](crate::SHOWN_DIGITS) + 1.
+        /// 41 (one more than a message shows, to tell that it was longer).
         column: Nat,
     },
     /// A move into a full column (r[rule.column-full]).
