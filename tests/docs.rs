@@ -1,4 +1,5 @@
-//! The facts of the docs that users rely on, held to the code:
+//! The facts of the docs that users rely on, held to the code, each
+//! failure saying what to write where:
 //!
 //! - ARCHITECTURE.md's crate table and its bullets against `cargo metadata`
 //!   of the workspace and of `fuzz/` (its own workspace), and which members
@@ -12,8 +13,6 @@
 //! - that no Cargo feature gates anything in the core but `connectz::hooks`;
 //! - that the commands the README and docs/toolbox.md show print what they
 //!   show, run against the built `connectz` and `cz`.
-//!
-//! Each failure says what to write where.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -224,7 +223,6 @@ fn cargo_test_at_the_top_tests_every_crate_but_two() {
 fn the_fuzz_targets_listed_are_fuzz_cargo_toml() {
     let fuzz = crates().iter().find(|c| c.name == FUZZ_CRATE).unwrap();
     let targets: BTreeSet<&str> = fuzz.bins.iter().map(String::as_str).collect();
-    assert!(!targets.is_empty(), "fuzz/Cargo.toml defines no [[bin]]");
     let mut problems = Vec::new();
     for doc in ["docs/internals.md", "fuzz/README.md", "CONTRIBUTING.md"] {
         let rows = table(&read(doc), "| target |");
@@ -426,7 +424,9 @@ fn as_installed(command: &str) -> String {
 fn build_cz(target: &Path) -> PathBuf {
     let mut cargo = Command::new(env!("CARGO"));
     cargo.args(["build", "--quiet", "-p", "connectz-toolbox", "--bin", "cz"]);
-    cargo.arg("--target-dir").arg(target).current_dir(root());
+    // Without debug information the build is quicker and smaller.
+    cargo.env("CARGO_PROFILE_DEV_DEBUG", "0");
+    cargo.env("CARGO_TARGET_DIR", target).current_dir(root());
     let output = cargo.output().unwrap();
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "cargo build --bin cz: {error}");
