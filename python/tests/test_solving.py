@@ -153,8 +153,8 @@ def test_a_thread_count_that_is_not_an_int_is_a_type_error():
 
 
 def test_the_opening_book_answers_what_the_search_answers():
-    # "4453"'s columns lead to positions of the shipped book (the issue
-    # measured 4 s): looked up here, searched by cz solve --no-book.
+    # "4453"'s columns lead to positions of the shipped book (seconds of
+    # search without it): looked up here, searched by cz solve --no-book.
     got = connectz.scores("4453")
     want = cz_solve(["4453"], "--scores", "--no-book")[0]
     assert " ".join("-" if s is None else str(s) for s in got) == want

@@ -523,8 +523,8 @@ fn solve_reports_bad_lines_and_frames_and_goes_on() {
 #[test]
 fn solve_refuses_a_line_longer_than_the_frame_without_holding_it() {
     // r[solve.position]: a position of 10^8 moves, under 250 MB of address
-    // space (the reproducer aborted on a 200 MB allocation): cut,
-    // its length said, and the next line solved.
+    // space (where holding the line whole would abort on a 200 MB
+    // allocation): cut, its length said, and the next line solved.
     use std::io::Write;
     let scratch = Scratch::new("solve-long-line");
     let path = scratch.path("positions.txt");
@@ -619,11 +619,11 @@ fn solve_on_two_jobs_answers_as_one_in_order() {
 
 #[test]
 fn board_memory_is_bounded_a_cell_and_says_when_it_runs_out() {
-    // r[board.memory]: a row of a million cells (the reproducer
-    // aborted under 150 MB: "memory allocation of 8 bytes failed") is
-    // judged within its cells times the bytes a cell said, plus a floor
-    // for the program itself (about 15 MB of address space on this
-    // machine); with less than it needs, an error in words, not an abort.
+    // r[board.memory]: a row of a million cells, where an allocation per
+    // column would not fit in 150 MB of address space, is judged within
+    // its cells times the bytes a cell said, plus a floor for the program
+    // itself (about 15 MB of address space on this machine); with less
+    // than it needs, an error in words, not an abort.
     let scratch = Scratch::new("board-memory");
     let path = scratch.path("row.txt");
     let cells = 1_000_000usize;

@@ -1,4 +1,4 @@
-//! Grading as root, as CI does (issue 40): the hostile candidates of
+//! Grading as root, as CI does: the hostile candidates of
 //! crates/toolbox/tests/fixtures/hostile/root.toml, each an attack that got through a box
 //! of bubblewrap alone when the grader ran as root (a run was root in its
 //! user namespace with almost every capability, saw the whole filesystem
