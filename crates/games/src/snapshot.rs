@@ -9,14 +9,16 @@ mod grid;
 mod judgement;
 mod order;
 
-pub use grid::{Grid, GridError, parse_grid};
+pub use grid::GridError;
+pub(crate) use grid::{Grid, parse_grid};
 pub use judgement::{Answer, Bounds, Judgement, SEARCH_MEMORY, SEARCH_WORK, judge, judge_within};
 use order::ColumnStacks;
 
 /// Bytes a cell may cost `cz board`, beside the input as read: judging a
 /// grid of n cells asks for at most `n * BYTES_PER_CELL` bytes plus a few
 /// kilobytes, and more only for the exhaustive search's remembered
-/// positions, bounded by [`Bounds::memory`] (r[board.memory]).
+/// positions, bounded by [`Bounds::memory`] (r[board.memory]). Public as
+/// the bound a caller can plan the memory of a large grid on.
 pub const BYTES_PER_CELL: usize = 64;
 
 /// A vector of `n` copies of `value`, or the memory cannot be had.
@@ -57,7 +59,7 @@ pub struct Snapshot {
 ///
 /// # Errors
 /// A third counter symbol, or the memory cannot be had.
-pub fn from_grid(
+pub(crate) fn from_grid(
     grid: &Grid,
     empty: Option<char>,
     first: Option<char>,

@@ -350,7 +350,9 @@ pub fn classic_is_read() -> bool {
     CLASSIC.get().is_some()
 }
 
-/// The depth of the shipped book.
+/// The depth of the shipped book: public so that a caller knows which
+/// 7 x 6 positions it answers without reading it (as
+/// `classic().depth()` would).
 pub const CLASSIC_DEPTH: usize = 10;
 
 #[cfg(test)]

@@ -80,10 +80,12 @@ impl Judgement {
 
 /// Work the reachability search may do before it answers `undecided`: a few
 /// seconds on this project's machine (a unit is a column or a counter
-/// looked at; about 16 million a second were measured).
+/// looked at; about 16 million a second were measured). The default of
+/// [`Bounds::work`], public for callers that set their bounds from it.
 pub const SEARCH_WORK: u64 = 50_000_000;
 /// Memory the search's remembered positions (dead ends and those on its
-/// path) may take, in bytes.
+/// path) may take, in bytes: the default of [`Bounds::memory`], public as
+/// [`SEARCH_WORK`] is.
 pub const SEARCH_MEMORY: usize = 128 << 20;
 
 /// How far one judgement's search may go (r[board.undecided]).

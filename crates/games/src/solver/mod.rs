@@ -38,11 +38,15 @@ pub(crate) use word::Word;
 use crate::book::Book;
 
 /// The transposition table's default size: 2^23 entries on 64-bit frames.
+/// Public as the default for callers that let their users choose the size
+/// (`cz solve --table-mb`, the Python package's `DEFAULT_TABLE_MB`, the
+/// solver bench), so that each offers the size [`Solver::new`] takes.
 pub const DEFAULT_TABLE_MB: usize = 64;
 
 /// The most threads one search or one command takes: far more than the
 /// cores of any machine the solver runs on, and far fewer than a system
-/// refuses to start.
+/// refuses to start. Public as the bound of [`Solver::with_jobs`] and
+/// [`check_jobs`], for callers that take a number of threads from a user.
 pub const MAX_JOBS: usize = 1024;
 
 /// A number of threads as the command line and the Python package take it:
@@ -176,7 +180,7 @@ impl Solver {
     }
 
     /// Whether the caller's cancel flag ([`Solver::with_cancel`]) is set.
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|c| c.load(Relaxed))
     }
 
@@ -210,7 +214,9 @@ impl Solver {
 
     /// Whether the score of `p` is at least `value`, by one null-window
     /// search (much cheaper than the exact score); `None` once `max_nodes`
-    /// more nodes have been searched.
+    /// more nodes have been searched. For a caller that needs a bound and
+    /// not the score (is this move still a win, does it keep the draw), as
+    /// [`Solver::best_within`] asks of each column.
     pub fn at_least_within(&mut self, p: &Position, value: i32, max_nodes: u64) -> Option<bool> {
         self.search_for(p, Goal::AtLeast(value), max_nodes)
             .map(|r| r == 1)

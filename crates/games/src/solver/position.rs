@@ -181,7 +181,7 @@ impl Position {
     /// The columns (0-based) where the side to move completes a run now,
     /// as bits (column `c` is bit `c`): [`Position::is_winning_move`] of
     /// every column at the cost of one.
-    pub fn winning_columns(&self) -> u64 {
+    pub(crate) fn winning_columns(&self) -> u64 {
         winning_columns_in(&self.g, &self.p)
     }
 
@@ -193,7 +193,7 @@ impl Position {
     /// Columns (0-based) that do not hand the opponent an immediate win,
     /// each with the number of cells where the side to move then threatens
     /// to complete a run; empty when every move loses.
-    pub fn safe_moves(&self) -> Vec<(usize, u32)> {
+    pub(crate) fn safe_moves(&self) -> Vec<(usize, u32)> {
         let next = search::non_losing(self.p.possible(&self.g), self.opponent_wins());
         let empty = self.g.board ^ self.p.mask;
         (0..self.g.width)
@@ -209,7 +209,7 @@ impl Position {
 
     /// (cells where the side to move would complete a run, cells where the
     /// opponent would).
-    pub fn threat_counts(&self) -> (u32, u32) {
+    pub(crate) fn threat_counts(&self) -> (u32, u32) {
         (
             self.own_wins().count_ones(),
             self.opponent_wins().count_ones(),
@@ -231,7 +231,7 @@ impl Position {
     /// child of each, by a move that completes no run, since it holds
     /// none). Some may be positions no game reaches: a book holds none of
     /// those.
-    pub fn parents(&self) -> impl Iterator<Item = Position> + '_ {
+    pub(crate) fn parents(&self) -> impl Iterator<Item = Position> + '_ {
         let last = self.p.current ^ self.p.mask;
         (0..self.g.width).filter_map(move |c| {
             let held = self.p.mask & self.g.column(c);
@@ -251,7 +251,8 @@ impl Position {
     }
 
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
-    pub fn mirrored(&self) -> Position {
+    #[cfg(test)]
+    pub(crate) fn mirrored(&self) -> Position {
         Position {
             p: Pos {
                 current: self.g.mirror(self.p.current),
