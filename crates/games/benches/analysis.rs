@@ -15,13 +15,15 @@
 //! A position of d moves is d columns played at random from the empty
 //! frame, never one that completes a run (so the game goes on). For each
 //! depth it prints the median and the slowest time, how many positions took
-//! more than 100 ms (issue 42's goal), and the slowest position's nodes (the
-//! nodes do not depend on the machine; the times do).
+//! more than 100 ms (the most an answer to a typed position should take),
+//! and the slowest position's nodes (the nodes do not depend on the
+//! machine; the times do).
 //!
 //! With `--engine` it times the perfect engine's move instead (`engine::choose`,
 //! what `cz play`, `connectz.Engine("perfect").move` and the page's engine
 //! call: its plan, else the solver), one thread, at the same positions, and
-//! counts the replies over 500 ms (issue 42's goal for the engine).
+//! counts the replies over 500 ms (the most a player should wait for the
+//! engine's move).
 
 use std::time::Instant;
 

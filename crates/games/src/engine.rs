@@ -54,14 +54,16 @@ pub const MAX_SIDE: usize = 1_000_000;
 
 /// Nodes the perfect engine spends on exact scores of every column before
 /// it says it is thinking and goes on without a bound: about 0.15 s at the
-/// solver's speed on 7 x 6.
+/// solver's speed on 7 x 6. Public so that a caller of [`choose_with`]
+/// knows when its `thinking` is called.
 pub const EXACT_NODES: u64 = 2_000_000;
 
 /// Nodes the perfect engine's exact search may spend, on a frame other than
 /// 7 x 6, after [`EXACT_NODES`], before it gives up and plays the medium
 /// level's move: about 1 to 2 s natively, a few seconds in the page. The
 /// first replies on the empty 7 x 7 and 8 x 7 frames take minutes and more
-/// to prove.
+/// to prove. Public, with [`EXACT_NODES`], as the bound a caller can tell a
+/// user a reply off 7 x 6 is held to.
 pub const FALLBACK_NODES: u64 = 10_000_000;
 
 /// Time the medium level's search is given, and the fallback's.

@@ -10,7 +10,10 @@ use connectz::Nat;
 use connectz::board::{Board, Player};
 
 /// Who has K in a row after the turn: (red, blue); `None` when the
-/// board's memory cannot be had.
+/// board's memory cannot be had. Public beside [`solve`] for a caller that
+/// holds a board as rows of `.`, `R` and `B` rather than a contest file
+/// (the `rotate` fuzz target holds it to turning and falling done
+/// literally).
 pub fn winners(rows: &[&[u8]], k: u64) -> Option<(bool, bool)> {
     let n = Nat::from(rows.len() as u64);
     // Turning clockwise makes row i a column whose bottom is the row's right

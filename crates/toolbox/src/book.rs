@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use connectz_games::book::{self, Book};
 use connectz_games::plan::{self, Plan};
-use connectz_games::solver::{BookChoice, Shape, Solver};
+use connectz_games::solver::{BookChoice, Position, Shape, Solver};
 
 use crate::solve::{SolveRequest, solve_positions};
 use crate::{Context, Error, Result};
@@ -155,7 +155,7 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
     // frame) is solved there.
     let mut book = known;
     for d in (0..=depth).rev() {
-        let missing: Vec<&(String, connectz_games::solver::Position)> = all
+        let missing: Vec<&(String, Position)> = all
             .iter()
             .filter(|(_, p)| p.moves() as usize == d && !book.contains(p))
             .collect();
@@ -163,45 +163,26 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
             continue;
         }
         let started = Instant::now();
-        let mut unsolved = Vec::new();
-        if d < depth {
-            for (moves, p) in &missing {
-                match book.best(p) {
-                    Some((_, score)) => {
-                        writeln!(out, "{moves} {score}")?;
-                        book.insert(p, score);
-                    }
-                    None => unsolved.push(moves.as_str()),
-                }
-            }
+        let unsolved = if d < depth {
+            from_children(&mut book, &missing, &mut out)?
         } else {
-            unsolved.extend(missing.iter().map(|(moves, _)| moves.as_str()));
-        }
+            missing.iter().map(|(moves, _)| moves.as_str()).collect()
+        };
         if !unsolved.is_empty() {
-            // Each score is appended as it is found (an interrupted run
-            // keeps them), then the file is read back.
             let now = Instant::now();
+            let of = all.iter().filter(|(_, p)| p.moves() as usize == d).count();
             let mut reporting = Reporting {
                 file: &mut out,
                 log: &mut *log,
                 depth: d,
-                of: all.iter().filter(|(_, p)| p.moves() as usize == d).count(),
-                known: 0,
+                of,
+                known: of - unsolved.len(),
                 found: 0,
                 every: request.report_every,
                 started: now,
                 reported: now,
             };
-            reporting.known = reporting.of - unsolved.len();
-            solve_positions(
-                unsolved.join("\n").as_bytes(),
-                solve.clone(),
-                &mut reporting,
-            )?;
-            out.flush()?;
-            let text = fs::read_to_string(path).context(path.display().to_string())?;
-            book =
-                Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+            book = solve_level(path, &unsolved, &solve, &mut reporting)?;
         }
         out.flush()?;
         writeln!(
@@ -214,12 +195,57 @@ pub fn build(path: &Path, request: BookRequest, log: &mut dyn Write) -> Result<B
         log.flush()?;
     }
     drop(out);
-    // The file now holds what was known and what was appended: read it
-    // back, and rewrite it whole and in order.
+    rewrite_in_order(path, Book::new(shape, depth, weak), &all, log)
+}
+
+/// Scores the `missing` positions of a level short of the book's depth
+/// from their children's scores in `book`, appending each to `out`; returns
+/// the positions none of whose children is there, to be solved.
+fn from_children<'a>(
+    book: &mut Book,
+    missing: &[&'a (String, Position)],
+    out: &mut impl Write,
+) -> Result<Vec<&'a str>> {
+    let mut unsolved = Vec::new();
+    for (moves, p) in missing {
+        match book.best(p) {
+            Some((_, score)) => {
+                writeln!(out, "{moves} {score}")?;
+                book.insert(p, score);
+            }
+            None => unsolved.push(moves.as_str()),
+        }
+    }
+    Ok(unsolved)
+}
+
+/// Solves the `unsolved` positions of a level, each score appended to the
+/// file through `reporting` as it is found (an interrupted run keeps them),
+/// then reads the book back from `path`.
+fn solve_level(
+    path: &Path,
+    unsolved: &[&str],
+    solve: &SolveRequest,
+    reporting: &mut Reporting,
+) -> Result<Book> {
+    solve_positions(unsolved.join("\n").as_bytes(), solve.clone(), reporting)?;
+    reporting.flush()?;
+    let text = fs::read_to_string(path).context(path.display().to_string())?;
+    Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))
+}
+
+/// Reads back what the file at `path` holds (what was known and what was
+/// appended) into `finished`, in the order of `all`, and rewrites the file
+/// whole and in that order.
+fn rewrite_in_order(
+    path: &Path,
+    mut finished: Book,
+    all: &[(String, Position)],
+    log: &mut dyn Write,
+) -> Result<Book> {
     let text = fs::read_to_string(path).context(path.display().to_string())?;
     let written = Book::parse(&text).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-    let mut finished = Book::new(shape, depth, weak);
-    for (_, p) in &all {
+    for (_, p) in all {
         if let Some(score) = written.score(p) {
             finished.insert(p, score);
         }

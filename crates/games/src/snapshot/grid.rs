@@ -5,7 +5,7 @@ use std::fmt;
 
 /// A grid as written: rows top-down, each a list of cell symbols.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Grid {
+pub(crate) struct Grid {
     /// Cells in a row.
     pub width: usize,
     /// Rows.
@@ -105,7 +105,7 @@ fn separator(input: &[u8]) -> Option<usize> {
 /// The first fault, with its row and column (a byte that is not a cell
 /// before a row of the wrong width, wherever each is), or
 /// [`GridError::OutOfMemory`].
-pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
+pub(crate) fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
     // A file's final line feed ends its last line, after a final `/` or `;`
     // too: `..;xo;` and a line feed is two rows.
     let input = input
@@ -185,13 +185,14 @@ pub fn parse_grid(input: &[u8]) -> Result<Grid, GridError> {
 
 impl Grid {
     /// Row `r`, from the top, from 0.
-    pub fn row(&self, r: usize) -> &[u8] {
+    #[cfg(test)]
+    pub(crate) fn row(&self, r: usize) -> &[u8] {
         &self.cells[r * self.width..(r + 1) * self.width]
     }
 
     /// The symbols of counters on the grid, in reading order, at most the
     /// first two (`.`, `_`, `0` and `empty` are empty cells).
-    pub fn symbols(&self, empty: Option<char>) -> Vec<char> {
+    pub(crate) fn symbols(&self, empty: Option<char>) -> Vec<char> {
         let mut symbols = Vec::new();
         for &b in &self.cells {
             let s = char::from(b);

@@ -4,7 +4,7 @@
 use std::collections::{HashSet, TryReserveError};
 use std::ops::Index;
 
-use super::{Bounds, Side, dead_end_bytes, try_filled};
+use super::{Bounds, Side, try_filled};
 
 /// Columns of counters, bottom-up, held in one vector: a byte a counter and
 /// a word a column, however the grid is shaped.
@@ -87,6 +87,12 @@ impl Index<usize> for ColumnStacks {
         let end = self.starts[c + 1] - usize::from(self.lowered == Some(c));
         &self.sides[self.starts[c]..end]
     }
+}
+
+/// Bytes one remembered dead end costs: its key, the allocation's header,
+/// and its share of the hash table.
+fn dead_end_bytes(key: &[u32]) -> usize {
+    (key.len() * 4).next_multiple_of(16) + 64
 }
 
 /// The search's budget, shared by the searches of one judgement.

@@ -1,6 +1,6 @@
 use std::collections::HashSet;
 
-use super::order::{ColumnStacks, Suffixes, side_of};
+use super::order::{ColumnStacks, Suffixes, Work, reachable, side_of};
 use super::*;
 
 /// The pruned search against a plain one (every move, dead ends

@@ -35,18 +35,18 @@ impl Shape {
     }
 
     /// True when the frame fits a 64-bit word, the faster search.
-    pub fn fits_64(&self) -> bool {
+    pub(crate) fn fits_64(&self) -> bool {
         self.fits() && self.bits().is_some_and(|b| b <= 64)
     }
 
     /// True when a run of z fits the frame in some direction; when it does
     /// not, every game is a draw.
-    pub fn run_fits(&self) -> bool {
+    pub(crate) fn run_fits(&self) -> bool {
         self.z <= self.width.max(self.height)
     }
 
     /// Orders columns centre first, then outwards, left before right.
-    pub fn centre_rank(&self, col: usize) -> (u64, usize) {
+    pub(crate) fn centre_rank(&self, col: usize) -> (u64, usize) {
         (
             (2 * col as i64 - (self.width as i64 - 1)).unsigned_abs(),
             col,
