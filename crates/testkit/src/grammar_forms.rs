@@ -343,8 +343,8 @@ mod tests {
         assert!(replayed > 100, "replayed only {replayed} files");
     }
 
-    /// The lines of the issue: the shape is faulted before a zero, by every
-    /// form.
+    /// r[format.positive]: a line's shape is faulted before a zero in it,
+    /// by every form of the grammar.
     #[test]
     fn a_zero_before_a_byte_out_of_place() {
         for data in [&b"0 6 x\n"[..], b"0 x 6\n", b"x 0 6", b"0 6 4\n0x\n1\n"] {
