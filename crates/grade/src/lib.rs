@@ -1,8 +1,8 @@
 //! `cz grade`: the check of `cz check` over a class of candidates, every one
 //! on the same cases, with their failures grouped by spec rule, a
 //! leaderboard, and (with `--perf`) their speed against the reference's in
-//! the same run. The reports are written by [`text`], [`json`], [`junit`]
-//! and [`html`].
+//! the same run. The reports are one model, the [`Facts`] of the class,
+//! rendered by [`text`], [`json`], [`junit`] and [`html`].
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -24,11 +24,13 @@ use connectz_check::{
 use connectz_sandbox::Sandbox;
 
 pub use class::{Entry, each, manifest};
+pub use facts::Facts;
 pub use graded::{ClassReport, Graded, Group, Kind};
 
 use connectz_explain::markup::{Controls, escape};
 
 mod class;
+pub mod facts;
 mod graded;
 pub mod html;
 pub mod journal;

@@ -212,7 +212,8 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     assert_ne!(first, second);
     let heading = "NONDETERMINISTIC: 1 case answered differently when run again";
     // Text: the leaderboard's mark and its legend, the candidate's lines.
-    let text = text::report(&class);
+    let facts = Facts::of(&class);
+    let text = text::report(&facts);
     let board: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("  #  candidate"))
@@ -240,7 +241,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     );
     assert_eq!(text.matches("NONDETERMINISTIC").count(), 1, "{text}");
     // JSON: the flag, the cases, the reason; null and empty for the other.
-    let doc: serde_json::Value = serde_json::from_str(&json::report(&class)).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json::report(&facts)).unwrap();
     let (steady, dice) = (&doc["candidates"][0], &doc["candidates"][1]);
     assert_eq!(steady["nondeterministic"], false);
     assert_eq!(steady["flaky"], serde_json::json!([]));
@@ -257,7 +258,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     );
     assert_eq!(dice["fresh_reason"], "the <server> & \"its\" answers");
     // JUnit: the failing case's message and the suite's properties.
-    let xml = junit::report(&class, 0);
+    let xml = junit::report(&facts);
     assert!(
         xml.contains(&format!(
             "; NONDETERMINISTIC: {} when run again\"",
@@ -271,7 +272,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
         "{xml}"
     );
     // HTML: a badge in the leaderboard and by the heading, the lines.
-    let page = html::report(&class);
+    let page = html::report(&facts);
     assert_eq!(page.matches("class=\"badge nondeterministic\"").count(), 2);
     assert!(page.contains(heading), "{page}");
     assert!(page.contains(&markup(&flaky.describe())), "{page}");

@@ -198,7 +198,7 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
         }
         // Each candidate's result is written as soon as it is known: an
         // interrupted grade leaves the reports of the candidates finished.
-        if let Err(e) = write_reports(&args, class, settings.cases) {
+        if let Err(e) = write_reports(&args, class) {
             progress.println(&format!("cz grade: {e}"));
         }
         if let Some(g) = g.filter(|_| !quiet) {
@@ -223,18 +223,23 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
         std::thread::park();
     }
     let report = report?;
-    out.write_all(grade::text::report(&report).as_bytes())?;
+    out.write_all(grade::text::report(&grade::Facts::of(&report)).as_bytes())?;
     Ok(if report.all_passed() { 0 } else { 1 })
 }
 
-fn write_reports(args: &GradeArgs, report: &ClassReport, cases: usize) -> Result<()> {
-    let outputs = [
-        (&args.json, grade::json::report(report)),
-        (&args.html, grade::html::report(report)),
-        (&args.junit, grade::junit::report(report, cases)),
+/// A report's writer: its text, of the class's facts.
+type Render = fn(&grade::Facts) -> String;
+
+fn write_reports(args: &GradeArgs, report: &ClassReport) -> Result<()> {
+    let facts = grade::Facts::of(report);
+    let outputs: [(_, Render); 3] = [
+        (&args.json, grade::json::report),
+        (&args.html, grade::html::report),
+        (&args.junit, grade::junit::report),
     ];
-    for (path, text) in outputs {
+    for (path, render) in outputs {
         if let Some(path) = path {
+            let text = render(&facts);
             // Whole or not at all, never through a link planted beside it.
             connectz_sandbox::files::write_whole(path, text.as_bytes(), 0o644)
                 .context(path.display().to_string())?;
