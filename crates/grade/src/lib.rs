@@ -45,10 +45,18 @@ pub(crate) fn on_path(path: &Path) -> impl FnOnce(io::Error) -> io::Error + '_ {
 }
 
 /// Text for HTML and XML content and attributes (the HTML page and the
-/// JUnit report): markup escaped, characters XML 1.0 cannot hold replaced
-/// by U+FFFD.
+/// JUnit report): markup escaped; characters XML 1.0 cannot hold, and the
+/// bidirectional controls, replaced by U+FFFD. A name that reorders what
+/// follows it would show the reviewer another text than the one written.
 pub(crate) fn markup(s: &str) -> String {
-    escape(s, Controls::Replaced)
+    escape(&s.replace(reorders, "\u{fffd}"), Controls::Replaced)
+}
+
+/// The bidirectional formatting characters (marks, embeddings, overrides
+/// and isolates), which show text in another order than it is written:
+/// those the text reports escape (`connectz_check::shown`).
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// How to grade.
