@@ -2,7 +2,10 @@
 //! on the same cases, with their failures grouped by spec rule, a
 //! leaderboard, and (with `--perf`) their speed against the reference's in
 //! the same run. The reports are one model, the [`Facts`] of the class,
-//! rendered by [`text`], [`json`], [`junit`] and [`html`].
+//! rendered by [`text`], [`json`], [`junit`] and [`html`]. [`grade_class`]
+//! is `cz grade` whole: the candidates taken from the [`journal`] with
+//! `--resume`, the others graded, and as each is, the journal and every
+//! report written.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -26,6 +29,7 @@ use connectz_sandbox::Sandbox;
 pub use class::{Entry, each, manifest};
 pub use facts::Facts;
 pub use graded::{ClassReport, Graded, Group, Kind};
+pub use output::{Output, grade_class};
 
 use connectz_explain::markup::{Controls, escape};
 
@@ -36,6 +40,7 @@ pub mod html;
 pub mod journal;
 pub mod json;
 pub mod junit;
+mod output;
 pub mod perf;
 pub mod text;
 
