@@ -22,7 +22,7 @@ use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
 use super::SUPERVISE;
-use super::cgroup::BoxGroup;
+use super::cgroup::{BoxGroup, Usage};
 use super::isolation::BOX_UID_BASE;
 use super::stage::Stage;
 
@@ -205,68 +205,17 @@ fn supervise_run(
     report: &mut String,
 ) -> Result<(), String> {
     let plan = plan(args)?;
-    // Whatever the run leaves behind becomes this process's child.
-    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
-    // Limits the run inherits, the hard limits too so that it cannot raise
-    // them. CPU time is kept by reading the run's times; the limit is a
-    // net for a process that outlives its first one.
-    setrlimit(Resource::RLIMIT_AS, plan.memory, plan.memory)
-        .map_err(|e| format!("address space limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
-        .map_err(|e| format!("file size limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
-    if !plan.timeout.is_zero() {
-        let net = plan.timeout.as_secs() * 2 + 2;
-        setrlimit(Resource::RLIMIT_CPU, net, net + 1)
-            .map_err(|e| format!("CPU time limit: {e}"))?;
-    }
-    // A fork server ("-" for its standard output) talks to `cz` through
-    // the supervisor's own standard input and output.
-    let server = plan.stdout.as_os_str() == "-";
-    let (input, out) = if server {
-        (Stdio::inherit(), Stdio::inherit())
-    } else {
-        let out =
-            private_file(&plan.stdout).map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
-        (Stdio::null(), out.into())
-    };
-    let err = private_file(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    limit_run(&plan)?;
+    let (input, out, err) = run_files(&plan)?;
     // As root, the run is held as a whole by control groups: this process
     // joins them, starts the run, which is born in them, and leaves.
     let groups = BoxGroup::new(plan.processes + 8, plan.memory);
     let mut command = Command::new(&plan.program);
-    // Bubblewrap writes the box's first pid on an inherited descriptor,
-    // and closes it in the box; it reads the box's system-call filter from
-    // another.
-    let mut inherited = Vec::new();
-    let info = if plan.boxed {
-        let (read, write) =
-            nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
-        fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
-        command.arg("--info-fd").arg(write.as_raw_fd().to_string());
-        if let Some(filter) = super::seccomp::filter() {
-            let (filter_read, filter_write) =
-                nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
-            fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
-                .map_err(|e| format!("pipe: {e}"))?;
-            // A few hundred bytes: within any pipe's buffer.
-            let mut feed = fs::File::from(filter_write);
-            std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
-            drop(feed);
-            command
-                .arg("--seccomp")
-                .arg(filter_read.as_raw_fd().to_string());
-            inherited.push(filter_read);
-        }
-        if plan.own_user {
-            let id = BOX_UID_BASE + std::process::id();
-            command.uid(id).gid(id);
-        }
-        // Bubblewrap's folder (it changes to the box's own).
-        command.current_dir("/");
-        Some((read, write))
+    let (info, inherited) = if plan.boxed {
+        let (info, inherited) = box_arguments(&mut command, &plan)?;
+        (Some(info), inherited)
     } else {
-        None
+        (None, Vec::new())
     };
     command
         .args(&plan.args)
@@ -308,8 +257,112 @@ fn supervise_run(
         }
         None => group,
     };
+    let watched = watch(child, first, plan.timeout, start);
+    let usage = {
+        let mut held = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+        end_everything(group, held.as_ref());
+        let usage = held.as_ref().map(BoxGroup::usage).unwrap_or_default();
+        *held = None;
+        usage
+    };
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    account(report, plan.timeout, &watched, &usage);
+    Ok(())
+}
+
+/// Makes this process the run's subreaper and lowers the limits the run
+/// inherits.
+fn limit_run(plan: &SupervisedRun) -> Result<(), String> {
+    // Whatever the run leaves behind becomes this process's child.
+    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
+    // Limits the run inherits, the hard limits too so that it cannot raise
+    // them. CPU time is kept by reading the run's times; the limit is a
+    // net for a process that outlives its first one.
+    setrlimit(Resource::RLIMIT_AS, plan.memory, plan.memory)
+        .map_err(|e| format!("address space limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
+        .map_err(|e| format!("file size limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
+    if !plan.timeout.is_zero() {
+        let net = plan.timeout.as_secs() * 2 + 2;
+        setrlimit(Resource::RLIMIT_CPU, net, net + 1)
+            .map_err(|e| format!("CPU time limit: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The run's standard input, output and error.
+fn run_files(plan: &SupervisedRun) -> Result<(Stdio, Stdio, Stdio), String> {
+    // A fork server ("-" for its standard output) talks to `cz` through
+    // the supervisor's own standard input and output.
+    let server = plan.stdout.as_os_str() == "-";
+    let (input, out) = if server {
+        (Stdio::inherit(), Stdio::inherit())
+    } else {
+        let out =
+            private_file(&plan.stdout).map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
+        (Stdio::null(), out.into())
+    };
+    let err = private_file(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    Ok((input, out, err.into()))
+}
+
+/// The arguments and descriptors bubblewrap is started with, beyond the
+/// box's own: the pipe of the box's first pid (its two ends) and the
+/// descriptors the run inherits, to be closed once it is started.
+fn box_arguments(
+    command: &mut Command,
+    plan: &SupervisedRun,
+) -> Result<((OwnedFd, OwnedFd), Vec<OwnedFd>), String> {
+    // Bubblewrap writes the box's first pid on an inherited descriptor,
+    // and closes it in the box; it reads the box's system-call filter from
+    // another.
+    let mut inherited = Vec::new();
+    let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+    fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
+    command.arg("--info-fd").arg(write.as_raw_fd().to_string());
+    if let Some(filter) = super::seccomp::filter() {
+        let (filter_read, filter_write) =
+            nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+        fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
+            .map_err(|e| format!("pipe: {e}"))?;
+        // A few hundred bytes: within any pipe's buffer.
+        let mut feed = fs::File::from(filter_write);
+        std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
+        drop(feed);
+        command
+            .arg("--seccomp")
+            .arg(filter_read.as_raw_fd().to_string());
+        inherited.push(filter_read);
+    }
+    if plan.own_user {
+        let id = BOX_UID_BASE + std::process::id();
+        command.uid(id).gid(id);
+    }
+    // Bubblewrap's folder (it changes to the box's own).
+    command.current_dir("/");
+    Ok(((read, write), inherited))
+}
+
+/// How a run went while it was watched.
+struct Watched {
+    /// How it ended, if it ended and was waited for.
+    status: Option<std::process::ExitStatus>,
+    /// Whether it was stopped at its time limit.
+    timed_out: bool,
+    /// Its first process's times, as last read.
+    last: Times,
+    /// CPU time of every process of the run, orphans included.
+    box_cpu: Duration,
+    /// Wall-clock time from its start.
+    elapsed: Duration,
+}
+
+/// Waits for the run, started at `start`, reading the times of its first
+/// process `first` and of the whole run every [`POLL`], and stops waiting
+/// when its time is up (a `timeout` of zero: never).
+fn watch(mut child: Child, first: Pid, timeout: Duration, start: Instant) -> Watched {
     let (tx, rx) = mpsc::channel();
-    let mut child = child;
     std::thread::spawn(move || {
         let _ = tx.send(child.wait());
     });
@@ -324,7 +377,7 @@ fn supervise_run(
             Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-        if plan.timeout.is_zero() {
+        if timeout.is_zero() {
             continue;
         }
         if let Some(t) = Times::of(first) {
@@ -334,21 +387,24 @@ fn supervise_run(
         if let Some(cpu) = run_cpu(polls) {
             box_cpu = box_cpu.max(cpu);
         }
-        if own_time(&last, start.elapsed()) >= plan.timeout || last.cpu.max(box_cpu) >= plan.timeout
-        {
+        if own_time(&last, start.elapsed()) >= timeout || last.cpu.max(box_cpu) >= timeout {
             timed_out = true;
             break None;
         }
     };
-    let elapsed = start.elapsed();
-    let usage = {
-        let mut held = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-        end_everything(group, held.as_ref());
-        let usage = held.as_ref().map(BoxGroup::usage).unwrap_or_default();
-        *held = None;
-        usage
-    };
-    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    Watched {
+        status,
+        timed_out,
+        last,
+        box_cpu,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The report's lines of a run that has ended and been reaped: whether it
+/// timed out, how it exited, its peak memory and its CPU and wall-clock
+/// time.
+fn account(report: &mut String, timeout: Duration, watched: &Watched, usage: &Usage) {
     let cpu = getrusage(UsageWho::RUSAGE_CHILDREN)
         .map(|u| {
             let t = |v: nix::sys::time::TimeVal| {
@@ -356,16 +412,16 @@ fn supervise_run(
             };
             t(u.user_time()) + t(u.system_time())
         })
-        .unwrap_or(last.cpu);
+        .unwrap_or(watched.last.cpu);
     let cpu = cpu
-        .max(last.cpu)
-        .max(box_cpu)
+        .max(watched.last.cpu)
+        .max(watched.box_cpu)
         .max(usage.cpu.unwrap_or_default());
-    if timed_out || (!plan.timeout.is_zero() && cpu >= plan.timeout) {
+    if watched.timed_out || (!timeout.is_zero() && cpu >= timeout) {
         report.push_str("timed-out=1\n");
     }
-    match status {
-        Some(s) if !timed_out => {
+    match watched.status {
+        Some(s) if !watched.timed_out => {
             if let Some(code) = s.code() {
                 report.push_str(&format!("exit={code}\n"));
             } else if let Some(signal) = s.signal() {
@@ -384,8 +440,7 @@ fn supervise_run(
         report.push_str("box-oom=1\n");
     }
     report.push_str(&format!("cpu-us={}\n", cpu.as_micros()));
-    report.push_str(&format!("elapsed-us={}\n", elapsed.as_micros()));
-    Ok(())
+    report.push_str(&format!("elapsed-us={}\n", watched.elapsed.as_micros()));
 }
 
 /// CPU time of every process of the run so far, at the `polls`-th poll:
