@@ -272,7 +272,7 @@ pub fn draw(picture: &Picture) -> String {
         let cell = (640.0 / window.columns.max(window.rows) as f64)
             .clamp(6.0, 44.0)
             .floor();
-        Board { game, window, cell }
+        Drawn { game, window, cell }
     });
     let played = board.as_ref().filter(|_| empty.is_none());
     let notes: Vec<String> = notes(report, played)
@@ -300,7 +300,7 @@ pub fn draw(picture: &Picture) -> String {
 
 /// The board a picture draws: a game (or the empty frame), the window it
 /// is shown through, and the size of a cell.
-struct Board<'a> {
+struct Drawn<'a> {
     game: &'a Game,
     window: Window,
     cell: f64,
@@ -309,14 +309,14 @@ struct Board<'a> {
 /// The lines of text under the heading, before numbers are elided: the
 /// account, why no game can be won (7), and the frame, with the window
 /// shown of a `played` board.
-fn notes(report: &Report, played: Option<&Board>) -> Vec<String> {
+fn notes(report: &Report, played: Option<&Drawn>) -> Vec<String> {
     let mut notes: Vec<String> = vec![reason(report)];
     if report.code() == Code::IllegalGame
         && let Some(h) = &report.header
     {
         notes.push(format!("why: {}", unwinnable_why(h)));
     }
-    if let Some(Board { game, window, .. }) = played {
+    if let Some(Drawn { game, window, .. }) = played {
         let (x, y, z) = game.frame();
         notes.push(if window.whole {
             format!(
@@ -368,7 +368,7 @@ impl Layout {
         report: &Report,
         heading: &str,
         notes: &[String],
-        board: Option<&Board>,
+        board: Option<&Drawn>,
         excerpt: Option<&ExcerptText>,
     ) -> Layout {
         let row_label_width = board.map_or(0.0, |b| {
@@ -383,7 +383,7 @@ impl Layout {
         };
         let board_width = board.map_or(
             0.0,
-            |Board {
+            |Drawn {
                  window: w, cell, ..
              }| {
                 // The last column's label is centred under it: a label wider than a
@@ -440,7 +440,7 @@ fn paint(
     body: &mut String,
     report: &Report,
     layout: &Layout,
-    board: Option<&Board>,
+    board: Option<&Drawn>,
     excerpt: Option<&ExcerptText>,
 ) -> f64 {
     let mut y = PAD;
@@ -479,7 +479,7 @@ fn paint(
             &layout.caption_lines,
         );
     }
-    if let Some(Board { game, window, cell }) = board {
+    if let Some(Drawn { game, window, cell }) = board {
         y += 12.0;
         y = draw_board(
             body,

@@ -11,14 +11,14 @@ use crate::window::Window;
 
 /// Where the board's cells are drawn: the window shown, a cell's size, and
 /// the frame's top left corner.
-struct Grid<'a> {
+struct Cells<'a> {
     window: &'a Window,
     cell: f64,
     left: f64,
     top: f64,
 }
 
-impl Grid<'_> {
+impl Cells<'_> {
     /// The centre of the cell at column `k` and row `j` of the window,
     /// from its bottom left.
     fn centre(&self, k: u64, j: u64) -> (f64, f64) {
@@ -54,28 +54,28 @@ pub(super) fn draw_board(
     } else {
         0.0
     };
-    let grid = Grid {
+    let cells = Cells {
         window,
         cell,
         left,
         top: top + ghost_room,
     };
-    let (w, h) = grid.size();
+    let (w, h) = cells.size();
     let _ = writeln!(
         out,
         r#"<rect class="frame" x="{left:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="4"/>"#,
-        grid.top
+        cells.top
     );
-    counters(out, game, &grid);
-    verdict_marks(out, report, game, &grid);
-    row_labels(out, &grid);
-    let label_y = column_labels(out, &grid);
+    counters(out, game, &cells);
+    verdict_marks(out, report, game, &cells);
+    row_labels(out, &cells);
+    let label_y = column_labels(out, &cells);
     // The last move: a triangle under its column.
     let mut bottom = label_y + 4.0;
     if let Some((c, _)) = game.last()
         && let Some(k) = window.offset(c)
     {
-        let (cx, _) = grid.centre(k, 0);
+        let (cx, _) = cells.centre(k, 0);
         let ty = label_y + 5.0;
         let _ = writeln!(
             out,
@@ -88,8 +88,8 @@ pub(super) fn draw_board(
 
 /// Every cell of the window: a hole, or a counter with its player's mark
 /// and, on the winning run, a ring.
-fn counters(out: &mut String, game: &Game, grid: &Grid) {
-    let (window, cell) = (grid.window, grid.cell);
+fn counters(out: &mut String, game: &Game, cells: &Cells) {
+    let (window, cell) = (cells.window, cells.cell);
     let radius = cell * 0.4;
     let board = game.board();
     let run = game.winning_run();
@@ -98,7 +98,7 @@ fn counters(out: &mut String, game: &Game, grid: &Grid) {
         let column = window.column(k);
         for j in 0..window.rows {
             let row = window.first_row + j;
-            let (cx, cy) = grid.centre(k, j);
+            let (cx, cy) = cells.centre(k, j);
             match board.owner(&column, row) {
                 None => {
                     let _ = writeln!(
@@ -132,8 +132,8 @@ fn counters(out: &mut String, game: &Game, grid: &Grid) {
 /// What the verdict points at: the first move after the win boxed (code
 /// 4), a ghost counter above the full column (5), an arrow past the frame's
 /// right edge (6).
-fn verdict_marks(out: &mut String, report: &Report, game: &Game, grid: &Grid) {
-    let (window, cell, top) = (grid.window, grid.cell, grid.top);
+fn verdict_marks(out: &mut String, report: &Report, game: &Game, cells: &Cells) {
+    let (window, cell, top) = (cells.window, cells.cell, cells.top);
     if let Finding::AfterWin { .. } = report.verdict
         && let Some((c, r)) = game.first_after_win()
         && let (Some(k), true) = (
@@ -141,7 +141,7 @@ fn verdict_marks(out: &mut String, report: &Report, game: &Game, grid: &Grid) {
             (window.first_row..window.first_row + window.rows).contains(&r),
         )
     {
-        let (cx, cy) = grid.centre(k, r - window.first_row);
+        let (cx, cy) = cells.centre(k, r - window.first_row);
         let _ = writeln!(
             out,
             r#"<rect class="alert" x="{:.1}" y="{:.1}" width="{cell:.1}" height="{cell:.1}" stroke-width="2.5"/>"#,
@@ -154,7 +154,7 @@ fn verdict_marks(out: &mut String, report: &Report, game: &Game, grid: &Grid) {
         && let Some(k) = window.offset(column)
         && window.first_row + window.rows - 1 == y_frame.to_u64().unwrap_or(0)
     {
-        let (cx, _) = grid.centre(k, 0);
+        let (cx, _) = cells.centre(k, 0);
         let cy = top - cell / 2.0;
         let radius = cell * 0.4;
         let _ = writeln!(
@@ -165,7 +165,7 @@ fn verdict_marks(out: &mut String, report: &Report, game: &Game, grid: &Grid) {
     if let Finding::OffFrame { column, .. } = &report.verdict
         && window.offset(x).is_some()
     {
-        let ax = grid.left + grid.size().0 + 6.0;
+        let ax = cells.left + cells.size().0 + 6.0;
         let ay = top + cell / 2.0;
         let _ = writeln!(
             out,
@@ -183,20 +183,20 @@ fn verdict_marks(out: &mut String, report: &Report, game: &Game, grid: &Grid) {
 
 /// Row numbers at the left, in the frame's numbers: the first and last
 /// rows always, between them every few when cells are small.
-fn row_labels(out: &mut String, grid: &Grid) {
-    let window = grid.window;
+fn row_labels(out: &mut String, cells: &Cells) {
+    let window = cells.window;
     let top_row = window.first_row + window.rows - 1;
-    let row_step = label_step(1, grid.cell).max(if grid.cell < 11.0 { 5 } else { 1 });
+    let row_step = label_step(1, cells.cell).max(if cells.cell < 11.0 { 5 } else { 1 });
     for j in 0..window.rows {
         let row = window.first_row + j;
         if !row.is_multiple_of(row_step) && j != 0 && row != top_row {
             continue;
         }
-        let (_, cy) = grid.centre(0, j);
+        let (_, cy) = cells.centre(0, j);
         let _ = writeln!(
             out,
             r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{row}</text>"#,
-            grid.left - 6.0,
+            cells.left - 6.0,
             cy + LABEL_SIZE * 0.35
         );
     }
@@ -204,18 +204,18 @@ fn row_labels(out: &mut String, grid: &Grid) {
 
 /// Column numbers below the frame, in the frame's numbers; returns their
 /// baseline.
-fn column_labels(out: &mut String, grid: &Grid) -> f64 {
-    let window = grid.window;
+fn column_labels(out: &mut String, cells: &Cells) -> f64 {
+    let window = cells.window;
     let widest = axis_label(&window.column(window.columns - 1))
         .chars()
         .count();
-    let step = label_step(widest, grid.cell);
-    let label_y = grid.top + grid.size().1 + LABEL_SIZE + 4.0;
+    let step = label_step(widest, cells.cell);
+    let label_y = cells.top + cells.size().1 + LABEL_SIZE + 4.0;
     // The first and last columns always, between them every `step`th; each
     // centred under its column but never past the picture's left edge, and
     // none touching the next.
     let placed_at = |k: u64, label: &str| {
-        let (cx, _) = grid.centre(k, 0);
+        let (cx, _) = cells.centre(k, 0);
         let width = text_width(label, LABEL_SIZE);
         let start = (cx - width / 2.0).max(PAD);
         (start, start + width)
