@@ -15,101 +15,23 @@
 //! `<desc>` carry the account for screen readers.
 
 use std::fmt::Write as _;
-use std::io::Read;
 
-use connectz::{Code, Finding, FormatFault, Game, Nat, Report, SHOWN_DIGITS};
+use connectz::{Code, Finding, Game, Nat, Report, SHOWN_DIGITS};
 
 use crate::account::{reason, unwinnable_why};
 use crate::markup::{Controls, escape};
 use crate::window::{self, Coordinates, Window};
 
 mod board;
+mod excerpt;
 use board::{draw_board, legend};
+use excerpt::{ExcerptText, excerpt_text};
+
+pub use excerpt::Excerpt;
 
 /// Frames up to this many columns and rows are drawn whole; larger ones
 /// through a window at most this size.
 pub const MAX_SIDE: u64 = 100;
-
-/// The offending line of a file that does not conform (code 8), as much of
-/// it as a picture shows: the bytes around the fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Excerpt {
-    /// The line's number (1-based).
-    pub line: u64,
-    /// The bytes shown.
-    pub bytes: Vec<u8>,
-    /// Index in `bytes` of the byte at fault (`bytes.len()` when the line
-    /// ended too early).
-    pub marked: usize,
-    /// Bytes of the line before and after those shown.
-    pub cut: (u64, u64),
-}
-
-/// Bytes shown on each side of a fault.
-const EXCERPT_SIDE: usize = 30;
-
-impl Excerpt {
-    /// The excerpt of the line and byte column (both 1-based) at which
-    /// `report`'s verdict is a format fault, read from `file`; `None` for
-    /// other verdicts or when the file cannot be read.
-    pub fn of(report: &Report, file: impl Read) -> Option<Excerpt> {
-        let Finding::Format { line, fault } = &report.verdict else {
-            return None;
-        };
-        let column = match fault {
-            FormatFault::UnexpectedByte { column, .. }
-            | FormatFault::LoneCarriageReturn { column }
-            | FormatFault::UnexpectedEnd { column }
-            | FormatFault::Zero { column } => *column,
-            FormatFault::EmptyFile | FormatFault::EmptyLine => 1,
-        };
-        Excerpt::find(file, *line, column)
-    }
-
-    /// Reads `file` to byte `column` of line `line` (both 1-based), keeping
-    /// only the bytes around it.
-    pub fn find(file: impl Read, line: u64, column: usize) -> Option<Excerpt> {
-        let (first, last) = (
-            column.saturating_sub(EXCERPT_SIDE + 1),
-            column + EXCERPT_SIDE,
-        );
-        let mut current = 1u64;
-        let mut at = 0usize;
-        let mut bytes = Vec::new();
-        let mut after = 0u64;
-        for byte in std::io::BufReader::new(file).bytes() {
-            let byte = byte.ok()?;
-            if current > line {
-                break;
-            }
-            if byte == b'\n' {
-                if current == line {
-                    break;
-                }
-                current += 1;
-                continue;
-            }
-            if current == line {
-                if (first..last).contains(&at) {
-                    bytes.push(byte);
-                } else if at >= last {
-                    after += 1;
-                    // Enough is known once the excerpt is full.
-                    if after > 4096 {
-                        break;
-                    }
-                }
-                at += 1;
-            }
-        }
-        (current == line).then(|| Excerpt {
-            line,
-            marked: (column - 1 - first).min(bytes.len()),
-            cut: (first as u64, after),
-            bytes,
-        })
-    }
-}
 
 /// What a picture shows.
 #[derive(Clone, Copy, Debug)]
@@ -336,7 +258,6 @@ pub fn draw(picture: &Picture) -> String {
     let report = picture.report;
     let code = report.code();
     let heading = elide_numbers(&format!("{}: code {code} ({})", picture.title, code.name()));
-    let account = reason(report);
     // The board's geometry, if there is one to draw: the game's, or for a
     // frame on which no game can be won (7) the empty frame.
     let empty = match (&report.game, &report.header) {
@@ -349,16 +270,51 @@ pub fn draw(picture: &Picture) -> String {
         let cell = (640.0 / window.columns.max(window.rows) as f64)
             .clamp(6.0, 44.0)
             .floor();
-        (game, window, cell)
+        Drawn { game, window, cell }
     });
-    // Text lines under the heading.
-    let mut notes: Vec<String> = vec![account.clone()];
-    if code == Code::IllegalGame
+    let played = board.as_ref().filter(|_| empty.is_none());
+    let notes: Vec<String> = notes(report, played)
+        .iter()
+        .map(|n| elide_numbers(n))
+        .collect();
+    let excerpt = picture.excerpt.map(excerpt_text);
+    let layout = Layout::of(report, &heading, &notes, board.as_ref(), excerpt.as_ref());
+    let mut body = String::new();
+    let height = (paint(&mut body, report, &layout, board.as_ref(), excerpt.as_ref()) + PAD).ceil();
+    let width = layout.width;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-labelledby="title desc">"#
+    );
+    let _ = writeln!(out, r#"<title id="title">{}</title>"#, xml(&heading));
+    let _ = writeln!(out, r#"<desc id="desc">{}</desc>"#, xml(&notes.join(". ")));
+    out.push_str(STYLE);
+    let _ = writeln!(out, r#"<rect class="bg" width="100%" height="100%"/>"#);
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The board a picture draws: a game (or the empty frame), the window it
+/// is shown through, and the size of a cell.
+struct Drawn<'a> {
+    game: &'a Game,
+    window: Window,
+    cell: f64,
+}
+
+/// The lines of text under the heading, before numbers are elided: the
+/// account, why no game can be won (7), and the frame, with the window
+/// shown of a `played` board.
+fn notes(report: &Report, played: Option<&Drawn>) -> Vec<String> {
+    let mut notes: Vec<String> = vec![reason(report)];
+    if report.code() == Code::IllegalGame
         && let Some(h) = &report.header
     {
         notes.push(format!("why: {}", unwinnable_why(h)));
     }
-    if let Some((game, window, _)) = board.as_ref().filter(|_| empty.is_none()) {
+    if let Some(Drawn { game, window, .. }) = played {
         let (x, y, z) = game.frame();
         notes.push(if window.whole {
             format!(
@@ -387,75 +343,121 @@ pub fn draw(picture: &Picture) -> String {
             h.x, h.y, h.z
         ));
     }
-    let notes: Vec<String> = notes.iter().map(|n| elide_numbers(n)).collect();
-    // Widths: the board block (row labels, board, the arrow of code 6),
-    // the excerpt, the text.
-    let row_label_width = board.as_ref().map_or(0.0, |(_, w, _)| {
-        text_width(&(w.first_row + w.rows - 1).to_string(), LABEL_SIZE) + 8.0
-    });
-    let arrow_width = match (&report.verdict, &board) {
-        (Finding::OffFrame { column, .. }, Some(_)) => {
-            text_width(&past_label(column), LABEL_SIZE) + 40.0
-        }
-        _ => 0.0,
-    };
-    let board_width = board.as_ref().map_or(0.0, |(_, w, cell)| {
-        // The last column's label is centred under it: a label wider than a
-        // cell reaches past the board by half the difference.
-        let last_label = text_width(&axis_label(&w.column(w.columns - 1)), LABEL_SIZE);
-        let overhang = (last_label - cell) / 2.0;
-        row_label_width + w.columns as f64 * cell + arrow_width.max(overhang)
-    });
-    let excerpt_text = picture.excerpt.map(excerpt_text);
-    let excerpt_width = excerpt_text.as_ref().map_or(0.0, |(_, parts)| {
-        text_width(&parts.concat(), TEXT_SIZE) + 16.0
-    });
-    let text_limit = board_width.max(excerpt_width).max(MIN_TEXT_WIDTH);
-    let heading_lines = wrap(&heading, TITLE_SIZE, text_limit);
-    let note_lines: Vec<String> = notes
-        .iter()
-        .flat_map(|n| wrap(n, TEXT_SIZE, text_limit))
-        .collect();
-    let caption_lines: Vec<String> = excerpt_text.as_ref().map_or(Vec::new(), |(caption, _)| {
-        wrap(caption, LABEL_SIZE, text_limit)
-    });
-    let text_width_used = heading_lines
-        .iter()
-        .map(|l| text_width(l, TITLE_SIZE))
-        .chain(note_lines.iter().map(|l| text_width(l, TEXT_SIZE)))
-        .chain(caption_lines.iter().map(|l| text_width(l, LABEL_SIZE)))
-        .fold(0.0, f64::max);
-    let legend = board
-        .as_ref()
-        .and_then(|(game, _, cell)| legend(report, game, *cell));
-    let legend_lines = legend.map_or(Vec::new(), |l| wrap(&l, LABEL_SIZE, text_limit));
-    let legend_width = legend_lines
-        .iter()
-        .map(|l| text_width(l, LABEL_SIZE))
-        .fold(0.0, f64::max);
-    let content_width = board_width
-        .max(excerpt_width)
-        .max(text_width_used)
-        .max(legend_width);
-    let width = (content_width + 2.0 * PAD).ceil();
+    notes
+}
 
-    let mut body = String::new();
+/// How a picture is laid out: its width, the room for the row labels, the
+/// excerpt's width, and its text wrapped in lines.
+struct Layout {
+    width: f64,
+    row_label_width: f64,
+    excerpt_width: f64,
+    heading_lines: Vec<String>,
+    note_lines: Vec<String>,
+    caption_lines: Vec<String>,
+    legend_lines: Vec<String>,
+}
+
+impl Layout {
+    /// The picture's width follows the longer of the board block (row
+    /// labels, board, the arrow of code 6), the excerpt and the text, which
+    /// wraps at the board's width or [`MIN_TEXT_WIDTH`].
+    fn of(
+        report: &Report,
+        heading: &str,
+        notes: &[String],
+        board: Option<&Drawn>,
+        excerpt: Option<&ExcerptText>,
+    ) -> Layout {
+        let row_label_width = board.map_or(0.0, |b| {
+            let w = &b.window;
+            text_width(&(w.first_row + w.rows - 1).to_string(), LABEL_SIZE) + 8.0
+        });
+        let arrow_width = match (&report.verdict, board) {
+            (Finding::OffFrame { column, .. }, Some(_)) => {
+                text_width(&past_label(column), LABEL_SIZE) + 40.0
+            }
+            _ => 0.0,
+        };
+        let board_width = board.map_or(
+            0.0,
+            |Drawn {
+                 window: w, cell, ..
+             }| {
+                // The last column's label is centred under it: a label wider than a
+                // cell reaches past the board by half the difference.
+                let last_label = text_width(&axis_label(&w.column(w.columns - 1)), LABEL_SIZE);
+                let overhang = (last_label - cell) / 2.0;
+                row_label_width + w.columns as f64 * cell + arrow_width.max(overhang)
+            },
+        );
+        let excerpt_width = excerpt.map_or(0.0, |(_, parts)| {
+            text_width(&parts.concat(), TEXT_SIZE) + 16.0
+        });
+        let text_limit = board_width.max(excerpt_width).max(MIN_TEXT_WIDTH);
+        let heading_lines = wrap(heading, TITLE_SIZE, text_limit);
+        let note_lines: Vec<String> = notes
+            .iter()
+            .flat_map(|n| wrap(n, TEXT_SIZE, text_limit))
+            .collect();
+        let caption_lines: Vec<String> = excerpt.map_or(Vec::new(), |(caption, _)| {
+            wrap(caption, LABEL_SIZE, text_limit)
+        });
+        let text_width_used = heading_lines
+            .iter()
+            .map(|l| text_width(l, TITLE_SIZE))
+            .chain(note_lines.iter().map(|l| text_width(l, TEXT_SIZE)))
+            .chain(caption_lines.iter().map(|l| text_width(l, LABEL_SIZE)))
+            .fold(0.0, f64::max);
+        let legend = board.and_then(|b| legend(report, b.game, b.cell));
+        let legend_lines = legend.map_or(Vec::new(), |l| wrap(&l, LABEL_SIZE, text_limit));
+        let legend_width = legend_lines
+            .iter()
+            .map(|l| text_width(l, LABEL_SIZE))
+            .fold(0.0, f64::max);
+        let content_width = board_width
+            .max(excerpt_width)
+            .max(text_width_used)
+            .max(legend_width);
+        Layout {
+            width: (content_width + 2.0 * PAD).ceil(),
+            row_label_width,
+            excerpt_width,
+            heading_lines,
+            note_lines,
+            caption_lines,
+            legend_lines,
+        }
+    }
+}
+
+/// Draws the picture's content as `layout` places it, top to bottom: the
+/// heading, the notes, the excerpt and its caption, the board and its
+/// legend; returns the y of the last line.
+fn paint(
+    body: &mut String,
+    report: &Report,
+    layout: &Layout,
+    board: Option<&Drawn>,
+    excerpt: Option<&ExcerptText>,
+) -> f64 {
     let mut y = PAD;
     text_lines(
-        &mut body,
+        body,
         &mut y,
         "title",
         TITLE_SIZE * 1.25,
-        &heading_lines,
+        &layout.heading_lines,
     );
     y += 4.0;
-    text_lines(&mut body, &mut y, "text", TEXT_SIZE * 1.35, &note_lines);
-    if let Some((_, [before, fault, after])) = &excerpt_text {
+    text_lines(body, &mut y, "text", TEXT_SIZE * 1.35, &layout.note_lines);
+    if let Some((_, [before, fault, after])) = excerpt {
         y += 10.0;
         let box_height = TEXT_SIZE * 1.6;
         let _ = writeln!(
             body,
-            r#"<rect class="quote" x="{PAD}" y="{y:.1}" width="{excerpt_width:.1}" height="{box_height:.1}" rx="3"/>"#
+            r#"<rect class="quote" x="{PAD}" y="{y:.1}" width="{:.1}" height="{box_height:.1}" rx="3"/>"#,
+            layout.excerpt_width
         );
         let _ = writeln!(
             body,
@@ -467,87 +469,34 @@ pub fn draw(picture: &Picture) -> String {
             xml(after)
         );
         y += box_height + 4.0;
-        text_lines(&mut body, &mut y, "label", LABEL_SIZE * 1.3, &caption_lines);
+        text_lines(
+            body,
+            &mut y,
+            "label",
+            LABEL_SIZE * 1.3,
+            &layout.caption_lines,
+        );
     }
-    if let Some((game, window, cell)) = &board {
+    if let Some(Drawn { game, window, cell }) = board {
         y += 12.0;
         y = draw_board(
-            &mut body,
+            body,
             report,
             game,
             window,
             *cell,
-            PAD + row_label_width,
+            PAD + layout.row_label_width,
             y,
         );
-        text_lines(&mut body, &mut y, "label", LABEL_SIZE * 1.3, &legend_lines);
+        text_lines(
+            body,
+            &mut y,
+            "label",
+            LABEL_SIZE * 1.3,
+            &layout.legend_lines,
+        );
     }
-    let height = (y + PAD).ceil();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-labelledby="title desc">"#
-    );
-    let _ = writeln!(out, r#"<title id="title">{}</title>"#, xml(&heading));
-    let _ = writeln!(out, r#"<desc id="desc">{}</desc>"#, xml(&notes.join(". ")));
-    out.push_str(STYLE);
-    let _ = writeln!(out, r#"<rect class="bg" width="100%" height="100%"/>"#);
-    out.push_str(&body);
-    out.push_str("</svg>\n");
-    out
-}
-
-/// The excerpt as text: its caption, and the line shown in three parts:
-/// before the fault, the faulty byte, after it. Printable bytes show as
-/// themselves, a space as a middle dot, others escaped.
-fn excerpt_text(e: &Excerpt) -> (String, [String; 3]) {
-    let show = |bytes: &[u8]| -> String {
-        let mut out = String::new();
-        for &b in bytes {
-            match b {
-                b' ' => out.push('\u{b7}'),
-                0x21..=0x7e => out.push(char::from(b)),
-                b'\r' => out.push_str("\\r"),
-                b'\t' => out.push_str("\\t"),
-                b => {
-                    let _ = write!(out, "\\x{b:02x}");
-                }
-            }
-        }
-        out
-    };
-    let marked = e.marked.min(e.bytes.len());
-    let mut before = show(&e.bytes[..marked]);
-    if e.cut.0 > 0 {
-        before.insert_str(0, "...");
-    }
-    // A line that ended too early is marked where a byte was wanted.
-    let fault = match e.bytes.get(marked) {
-        Some(_) => show(&e.bytes[marked..=marked]),
-        None => "_".to_string(),
-    };
-    let mut after = show(e.bytes.get(marked + 1..).unwrap_or(&[]));
-    if e.cut.1 > 0 {
-        after.push_str("...");
-    }
-    let caption = format!(
-        "line {} as written (a space as \u{b7}), the fault in colour{}",
-        e.line,
-        if e.cut.0 + e.cut.1 > 0 {
-            format!(
-                " ({} bytes before and {} after not shown)",
-                e.cut.0,
-                if e.cut.1 > 4096 {
-                    "more than 4096".to_string()
-                } else {
-                    e.cut.1.to_string()
-                }
-            )
-        } else {
-            String::new()
-        }
-    );
-    (caption, [before, fault, after])
+    y
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use connectz::{Report, judge_bytes_with, judge_reader_with};
+use connectz::{Code, Report, judge_bytes_with, judge_reader_with};
 use connectz_explain::account::{self, keeping_board};
 use connectz_explain::draw::Style;
 use connectz_games::{rotate, snapshot, solver};
@@ -212,131 +212,152 @@ fn page_accounts(page: &str) -> (String, usize) {
             // Named by clause and place in it, not by line of the page: a
             // paragraph added above moves no heading.
             let place = format!("[{}] example {}", clause.id, index + 1);
-            match example {
-                Example::Game {
-                    bytes,
-                    expect,
-                    class,
-                    at: _,
-                } => {
-                    let heading = format!("{place} expect={expect} ({})", class.name());
-                    entry(
-                        &mut out,
-                        &heading,
-                        &format!("input: {}", escaped(bytes)),
-                        &explained(bytes),
-                    );
-                }
-                Example::Resource(r) => {
-                    let heading = format!("{place} resource {}", flags(r));
-                    let account = match r.limit_kb {
-                        Some(kb) => format!(
-                            "under a limit of {kb} KiB of address space the binary prints {}; \
-                             its account is not pinned (tests/spec_examples.rs runs it)",
-                            r.expect
-                        ),
-                        None => {
-                            let reader = resource_reader(r.parts.clone());
-                            let report = judge_reader_with(reader, keeping_board());
-                            assert_eq!(report.code(), r.expect, "{}: the example's code", r.at);
-                            told(&report)
-                        }
-                    };
-                    let input = format!("input: {}", parts(&r.parts));
-                    entry(&mut out, &heading, &input, &account);
-                }
-                Example::Scale {
-                    family,
-                    n,
-                    unwon,
-                    expect,
-                    at,
-                    ..
-                } => {
-                    let unwon_flag = if *unwon { " unwon" } else { "" };
-                    let heading =
-                        format!("{place} scale family={family} n={n}{unwon_flag} expect={expect}");
-                    let mut scale = Scale::new(Family::from_name(family).unwrap(), *n);
-                    if *unwon {
-                        scale = scale.unwon();
-                    }
-                    let report = judge_reader_with(scale.reader(), keeping_board());
-                    assert_eq!(report.code(), *expect, "{at}: the example's code");
-                    let input = format!("input: the {family} game of the scale suite");
-                    entry(&mut out, &heading, &input, &told(&report));
-                }
-                Example::Board {
-                    grid,
-                    z,
-                    first,
-                    empty,
-                    gravity,
-                    expect,
-                    at,
-                } => {
-                    let mut heading = format!("{place} board z={z}");
-                    if let Some(first) = first {
-                        let _ = write!(heading, " first={first}");
-                    }
-                    if let Some(empty) = empty {
-                        let _ = write!(heading, " empty={empty}");
-                    }
-                    if !gravity {
-                        heading.push_str(" no-gravity");
-                    }
-                    let answer = board_answer(grid, *z, *first, *empty, *gravity);
-                    assert!(
-                        answer.starts_with(&format!("answer: {expect}")),
-                        "{at}: the example's answer"
-                    );
-                    // The grid as written, a row a line (`/` and `;` too).
-                    let rows: String = String::from_utf8_lossy(grid)
-                        .lines()
-                        .map(|row| format!("\n  {row}"))
-                        .collect();
-                    entry(&mut out, &heading, &format!("grid:{rows}"), &answer);
-                }
-                Example::Solve { shape, lines, .. } => {
-                    let (width, height, z) = shape;
-                    let heading =
-                        format!("{place} solve width={width} height={height} connect={z}");
-                    let given = format!("positions: {}", lines.len());
-                    entry(&mut out, &heading, &given, &scores(*shape, lines));
-                }
-                Example::Scores { shape, lines, .. } => {
-                    let (width, height, z) = shape;
-                    let heading =
-                        format!("{place} scores width={width} height={height} connect={z}");
-                    let given = format!("positions: {}", lines.len());
-                    entry(&mut out, &heading, &given, &column_scores(*shape, lines));
-                }
-                Example::Rotate { input, output, at } => {
-                    let heading = format!("{place} rotate");
-                    let got = rotate::solve(input).unwrap_or_else(|e| format!("error: {e}"));
-                    assert_eq!(&got, output, "{at}: the example's output");
-                    let given = format!("input: {}", escaped(input.as_bytes()));
-                    entry(&mut out, &heading, &given, &format!("output:\n{got}"));
-                }
-                Example::Cli { args, stdout, at } => {
-                    let heading = format!("{place} cli");
-                    let line = std::iter::once("connectz")
-                        .chain(args.iter().map(String::as_str))
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    let got = printed(args);
-                    assert_eq!(&got, stdout, "{at}: the example's output");
-                    entry(
-                        &mut out,
-                        &heading,
-                        &format!("command: {line}"),
-                        &format!("stdout: {got}"),
-                    );
-                }
-            }
+            let (heading, given, account) = example_account(&place, example);
+            entry(&mut out, &heading, &given, &account);
             count += 1;
         }
     }
     (out, count)
+}
+
+/// An example's entry: its heading (after its `place`), what was given,
+/// and its account; each example's code or answer held to the one it
+/// states on the way.
+fn example_account(place: &str, example: &Example) -> (String, String, String) {
+    match example {
+        Example::Game {
+            bytes,
+            expect,
+            class,
+            at: _,
+        } => (
+            format!("{place} expect={expect} ({})", class.name()),
+            format!("input: {}", escaped(bytes)),
+            explained(bytes),
+        ),
+        Example::Resource(r) => (
+            format!("{place} resource {}", flags(r)),
+            format!("input: {}", parts(&r.parts)),
+            resource_account(r),
+        ),
+        Example::Scale {
+            family,
+            n,
+            unwon,
+            expect,
+            at,
+            ..
+        } => scale_account(place, family, *n, *unwon, *expect, at),
+        Example::Board {
+            grid,
+            z,
+            first,
+            empty,
+            gravity,
+            expect,
+            at,
+        } => {
+            let mut heading = format!("{place} board z={z}");
+            if let Some(first) = first {
+                let _ = write!(heading, " first={first}");
+            }
+            if let Some(empty) = empty {
+                let _ = write!(heading, " empty={empty}");
+            }
+            if !gravity {
+                heading.push_str(" no-gravity");
+            }
+            let answer = board_answer(grid, *z, *first, *empty, *gravity);
+            assert!(
+                answer.starts_with(&format!("answer: {expect}")),
+                "{at}: the example's answer"
+            );
+            // The grid as written, a row a line (`/` and `;` too).
+            let rows: String = String::from_utf8_lossy(grid)
+                .lines()
+                .map(|row| format!("\n  {row}"))
+                .collect();
+            (heading, format!("grid:{rows}"), answer)
+        }
+        Example::Solve { shape, lines, .. } => {
+            let (width, height, z) = shape;
+            (
+                format!("{place} solve width={width} height={height} connect={z}"),
+                format!("positions: {}", lines.len()),
+                scores(*shape, lines),
+            )
+        }
+        Example::Scores { shape, lines, .. } => {
+            let (width, height, z) = shape;
+            (
+                format!("{place} scores width={width} height={height} connect={z}"),
+                format!("positions: {}", lines.len()),
+                column_scores(*shape, lines),
+            )
+        }
+        Example::Rotate { input, output, at } => {
+            let got = rotate::solve(input).unwrap_or_else(|e| format!("error: {e}"));
+            assert_eq!(&got, output, "{at}: the example's output");
+            (
+                format!("{place} rotate"),
+                format!("input: {}", escaped(input.as_bytes())),
+                format!("output:\n{got}"),
+            )
+        }
+        Example::Cli { args, stdout, at } => {
+            let line = std::iter::once("connectz")
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let got = printed(args);
+            assert_eq!(&got, stdout, "{at}: the example's output");
+            (
+                format!("{place} cli"),
+                format!("command: {line}"),
+                format!("stdout: {got}"),
+            )
+        }
+    }
+}
+
+/// The account of judging a `resource` input as it streams; of one run
+/// under an address-space limit, only what the binary prints.
+fn resource_account(r: &Resource) -> String {
+    match r.limit_kb {
+        Some(kb) => format!(
+            "under a limit of {kb} KiB of address space the binary prints {}; \
+             its account is not pinned (tests/spec_examples.rs runs it)",
+            r.expect
+        ),
+        None => {
+            let reader = resource_reader(r.parts.clone());
+            let report = judge_reader_with(reader, keeping_board());
+            assert_eq!(report.code(), r.expect, "{}: the example's code", r.at);
+            told(&report)
+        }
+    }
+}
+
+/// The entry of a `scale` example: the account of judging its game as it
+/// streams.
+fn scale_account(
+    place: &str,
+    family: &str,
+    n: u64,
+    unwon: bool,
+    expect: Code,
+    at: &str,
+) -> (String, String, String) {
+    let unwon_flag = if unwon { " unwon" } else { "" };
+    let heading = format!("{place} scale family={family} n={n}{unwon_flag} expect={expect}");
+    let mut scale = Scale::new(Family::from_name(family).unwrap(), n);
+    if unwon {
+        scale = scale.unwon();
+    }
+    let report = judge_reader_with(scale.reader(), keeping_board());
+    assert_eq!(report.code(), expect, "{at}: the example's code");
+    let input = format!("input: the {family} game of the scale suite");
+    (heading, input, told(&report))
 }
 
 /// The pages with examples, each pinned by its test below.

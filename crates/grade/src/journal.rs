@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::Sha256;
 
-use super::{Entry, GradeSettings, Graded};
+use super::{Entry, GradeSettings, Graded, on_path};
 use connectz_check::Case;
-use connectz_sandbox::{Isolation, Limits};
+use connectz_sandbox::{Isolation, Limits, Sandbox};
 
 /// What a result depends on: a candidate graded under another key is
 /// graded again.
@@ -144,6 +144,74 @@ pub fn resume(
         }
     }
     (kept, todo, refused)
+}
+
+/// The journal of a grade, opened ([`open`]): the candidates taken from
+/// it, those left to grade, its lines refused, and the journal started
+/// anew, to which each new result is recorded.
+#[derive(Debug)]
+pub struct Opened {
+    /// The candidates taken, graded before under the same key.
+    pub resumed: Vec<Graded>,
+    /// The candidates left to grade.
+    pub todo: Vec<Entry>,
+    /// The lines not taken.
+    pub refused: Vec<Refused>,
+    /// The journal, started anew with the results taken.
+    pub journal: Journal,
+    /// Each candidate's key, by name.
+    keys: HashMap<String, Key>,
+}
+
+impl Opened {
+    /// Appends `graded`'s result, under its key, to the journal.
+    ///
+    /// # Errors
+    /// The journal cannot be written.
+    pub fn record(&self, graded: &Graded) -> std::io::Result<()> {
+        match self.keys.get(&graded.entry.name) {
+            Some(key) => self.journal.append(key, graded),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Opens the journal at `path` for `entries` graded with `settings` in
+/// `sandbox` on the corpus of [`digest`] `corpus`: with `resume`, takes
+/// from it every candidate graded before under the same key ([`resume`]);
+/// then starts it anew with those ([`start`]), under a new key.
+///
+/// # Errors
+/// The journal or its key cannot be written, or no random bytes can be
+/// read; the error names the journal.
+pub fn open(
+    path: &Path,
+    entries: Vec<Entry>,
+    settings: &GradeSettings,
+    sandbox: &Sandbox,
+    corpus: u64,
+    resume: bool,
+) -> std::io::Result<Opened> {
+    let keys: HashMap<String, Key> = entries
+        .iter()
+        .map(|e| {
+            let key = Key::of(e, settings, sandbox.limits(), sandbox.isolation(), corpus);
+            (e.name.clone(), key)
+        })
+        .collect();
+    let (kept, todo, refused) = if resume {
+        self::resume(path, entries, &keys)
+    } else {
+        (Vec::new(), entries, Vec::new())
+    };
+    let journal = start(path, &kept).map_err(on_path(path))?;
+    Ok(Opened {
+        resumed: kept.into_iter().map(|(_, g)| g).collect(),
+        todo,
+        refused,
+        journal,
+        keys,
+    })
 }
 
 /// A journal being written: its path and the key its lines are signed

@@ -4,214 +4,211 @@
 //! A wrong code on a defined case is a `<failure>`; a crash, a timeout, a
 //! memory breach an `<error>`; a case not run `<skipped>`; a difference on
 //! an `impl` ruling passes, with a note in `<system-out>`. A case answered
-//! differently when run again says NONDETERMINISTIC in its message.
+//! differently when run again says NONDETERMINISTIC in its message. A
+//! rendering of the report's [`Facts`].
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use connectz_spec::Class;
 
-use super::perf::Mark;
-use super::{ClassReport, Graded, case_names, markup, text};
-use connectz_check::{CaseResult, Flaky, Outcome, case_of, describe, shown};
+use crate::facts::{CandidateFacts, CaseFacts, Facts, GroupFacts};
+use crate::perf::Mark;
+use crate::{Kind, markup, text};
+use connectz_check::{Area, case_of, describe, shown};
 
 /// The report as a JUnit XML document.
-pub fn report(class: &ClassReport, cases: usize) -> String {
+pub fn report(facts: &Facts) -> String {
     let mut suites = String::new();
-    let (mut tests, mut failures, mut errors) = (0, 0, 0);
-    let mut time = 0.0;
-    for g in &class.graded {
-        let suite = Suite::of(g, class, cases);
-        tests += suite.tests;
-        failures += suite.failures;
-        errors += suite.errors;
-        time += suite.time;
-        suites.push_str(&suite.text);
+    let mut all = Suite::default();
+    for c in &facts.candidates {
+        let suite = Suite::of(c, facts);
+        all.tests += suite.tests;
+        all.failures += suite.failures;
+        all.errors += suite.errors;
+        all.time += suite.time;
+        suites.push_str(&suite.text(c, facts));
     }
+    let Suite {
+        tests,
+        failures,
+        errors,
+        time,
+        ..
+    } = all;
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cz grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n{suites}</testsuites>\n",
     )
 }
 
+/// A candidate's test cases, and their counts.
+#[derive(Default)]
 struct Suite {
-    text: String,
+    body: String,
     tests: usize,
     failures: usize,
     errors: usize,
+    skipped: usize,
     time: f64,
 }
 
 impl Suite {
-    fn of(g: &Graded, class: &ClassReport, cases: usize) -> Suite {
-        let name = &g.entry.name;
-        let failed: HashMap<usize, &CaseResult> =
-            g.check.results.iter().map(|r| (r.index, r)).collect();
-        let mut body = String::new();
-        let (mut tests, mut failures, mut errors, mut skipped) = (0, 0, 0, 0);
-        let mut time = 0.0;
-        let names = case_names(class.corpus, cases, class.seed);
-        for (i, (ran, case_name)) in g.check.log.iter().zip(names).enumerate() {
-            tests += 1;
-            let seconds = f64::from(ran.micros) / 1e6;
-            time += seconds;
-            let (area, inner) = match failed.get(&i) {
-                None if ran.passed => (None, String::new()),
-                None => (
-                    None,
-                    // A failure beyond those kept with their inputs.
-                    "<failure type=\"unlisted\" message=\"failed (details not kept)\"/>".into(),
-                ),
-                Some(r) => (Some(r.case.area), element(r, g.check.flaky_at(r.index))),
-            };
-            failures += usize::from(inner.starts_with("<failure"));
-            errors += usize::from(inner.starts_with("<error"));
-            skipped += usize::from(inner.starts_with("<skipped"));
-            let classname = match area {
-                Some(a) => format!("{name}.{}", a.name()),
-                None => format!("{name}.code-{}", ran.expect),
-            };
-            testcase(&mut body, &classname, &case_name, seconds, &inner);
-        }
-        for a in &g.check.args {
-            tests += 1;
-            let inner = if a.passed() {
+    /// Every case of `c` in the order run, then its command-line checks,
+    /// then its workloads.
+    fn of(c: &CandidateFacts, facts: &Facts) -> Suite {
+        let mut suite = Suite::default();
+        suite.cases(c, facts.case_names());
+        let classname = format!("{}.command-line", c.name);
+        for a in &c.command_line {
+            let inner = if a.passed {
                 String::new()
             } else {
-                failures += 1;
                 format!(
                     "<failure type=\"code.args\" message=\"{}\"/>",
                     markup(&format!(
                         "expected \"{}\", got \"{}\"",
-                        shown(&a.expected),
-                        shown(&a.got)
+                        shown(a.expected),
+                        shown(a.got)
                     ))
                 )
             };
-            testcase(
-                &mut body,
-                &format!("{name}.command-line"),
-                &a.what,
-                0.0,
-                &inner,
-            );
+            suite.add(&classname, a.check, 0.0, &inner);
         }
-        if let (Some(rows), Some(workloads)) = (&g.perf, &class.workloads) {
+        if let (Some(rows), Some(workloads)) = (&c.perf, &facts.workloads) {
+            let classname = format!("{}.speed", c.name);
             for row in rows {
-                tests += 1;
-                let w = &workloads[row.workload];
-                let seconds = row.candidate.time.as_secs_f64();
-                time += seconds;
-                let inner = match &row.candidate.verdict {
+                let inner = match &row.result {
                     Mark::Ok => format!(
                         "<system-out>{}</system-out>",
                         markup(&format!(
                             "{:.3} s, reference {:.3} s ({})",
-                            seconds,
-                            row.reference.time.as_secs_f64(),
-                            row.time_ratio().map_or("-".into(), |r| format!("{r:.2}x"))
+                            row.time_s,
+                            row.reference_time_s,
+                            row.time_ratio.map_or("-".into(), |r| format!("{r:.2}x"))
                         ))
                     ),
-                    Mark::Wrong { expected, got } => {
-                        failures += 1;
-                        format!(
-                            "<failure type=\"speed\" message=\"expected {expected}, got {got}\"/>"
-                        )
-                    }
-                    other => {
-                        errors += 1;
-                        format!(
-                            "<error type=\"speed\" message=\"{}\"/>",
-                            markup(other.name())
-                        )
-                    }
+                    Mark::Wrong { expected, got } => format!(
+                        "<failure type=\"speed\" message=\"expected {expected}, got {got}\"/>"
+                    ),
+                    other => format!(
+                        "<error type=\"speed\" message=\"{}\"/>",
+                        markup(other.name())
+                    ),
                 };
-                testcase(&mut body, &format!("{name}.speed"), w.name, seconds, &inner);
+                suite.add(&classname, workloads[row.index].name, row.time_s, &inner);
             }
         }
-        let mut text = format!(
-            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n",
+        suite
+    }
+
+    /// Every case in the order run, by the names in `names`: a failure
+    /// kept with its input says how it failed, one beyond them only that
+    /// it did.
+    fn cases(&mut self, c: &CandidateFacts, names: &[String]) {
+        let kept: HashMap<usize, (Area, &GroupFacts, &CaseFacts)> = c
+            .groups
+            .iter()
+            .flat_map(|g| g.cases.iter().map(move |case| (g, case)))
+            .filter_map(|(g, case)| case.ran.map(|(i, area)| (i, (area, g, case))))
+            .collect();
+        for (i, (ran, name)) in c.log.iter().zip(names).enumerate() {
+            let seconds = f64::from(ran.micros) / 1e6;
+            let (classname, inner) = match kept.get(&i) {
+                Some((area, group, case)) => {
+                    (format!("{}.{}", c.name, area.name()), element(group, case))
+                }
+                None => (
+                    format!("{}.code-{}", c.name, ran.expect),
+                    if ran.passed {
+                        String::new()
+                    } else {
+                        // A failure beyond those kept with their inputs.
+                        "<failure type=\"unlisted\" message=\"failed (details not kept)\"/>".into()
+                    },
+                ),
+            };
+            self.add(&classname, name, seconds, &inner);
+        }
+    }
+
+    /// A test case, counted by what `inner` says of it.
+    fn add(&mut self, classname: &str, name: &str, seconds: f64, inner: &str) {
+        self.tests += 1;
+        self.time += seconds;
+        self.failures += usize::from(inner.starts_with("<failure"));
+        self.errors += usize::from(inner.starts_with("<error"));
+        self.skipped += usize::from(inner.starts_with("<skipped"));
+        let _ = write!(
+            self.body,
+            "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\"",
+            markup(classname),
             markup(name)
         );
+        if inner.is_empty() {
+            self.body.push_str("/>\n");
+        } else {
+            let _ = writeln!(self.body, ">{inner}</testcase>");
+        }
+    }
+
+    /// The suite's element, with its properties and test cases.
+    fn text(&self, c: &CandidateFacts, facts: &Facts) -> String {
+        let Suite {
+            body,
+            tests,
+            failures,
+            errors,
+            skipped,
+            time,
+        } = self;
         let mut also = String::new();
-        if g.check.nondeterministic() {
+        if let Some(heading) = &c.flaky_heading {
             let _ = write!(
                 also,
                 "<property name=\"nondeterministic\" value=\"{}\"/>",
-                markup(&g.check.nondeterministic_heading())
+                markup(heading)
             );
         }
-        if let Some(reason) = &g.check.fresh_reason {
+        if let Some(reason) = c.fresh_reason {
             let _ = write!(
                 also,
                 "<property name=\"fresh\" value=\"{}\"/>",
                 markup(reason)
             );
         }
-        let _ = writeln!(
-            text,
-            "    <properties><property name=\"command\" value=\"{}\"/><property name=\"isolation\" value=\"{}\"/>{also}</properties>",
-            markup(&g.check.command),
-            markup(&class.isolation.describe())
-        );
-        text.push_str(&body);
-        text.push_str("  </testsuite>\n");
-        Suite {
-            text,
-            tests,
-            failures,
-            errors,
-            time,
-        }
+        format!(
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n    <properties><property name=\"command\" value=\"{}\"/><property name=\"isolation\" value=\"{}\"/>{also}</properties>\n{body}  </testsuite>\n",
+            markup(c.name),
+            markup(&c.command_text()),
+            markup(&facts.isolation.description)
+        )
     }
 }
 
-fn testcase(out: &mut String, classname: &str, name: &str, seconds: f64, inner: &str) {
-    let _ = write!(
-        out,
-        "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.3}\"",
-        markup(classname),
-        markup(name)
-    );
-    if inner.is_empty() {
-        out.push_str("/>\n");
-    } else {
-        let _ = writeln!(out, ">{inner}</testcase>");
-    }
-}
-
-/// The element that says how a kept case failed: its type the rule broken
-/// ([`CaseResult::blame`]), its text the input and the case's own clause;
-/// the message of a `flaky` case says it was answered differently when run
-/// again.
-fn element(r: &CaseResult, flaky: Option<&Flaky>) -> String {
-    let c = &r.case;
-    let blame = r.blame();
-    let mut message = describe(c.expect, &r.outcome);
-    if let Some(f) = flaky {
-        let _ = write!(
-            message,
-            "; NONDETERMINISTIC: {} when run again",
-            f.second_answer()
-        );
+/// The element that says how a kept case of `group` failed: its type the
+/// rule broken, its text the input and the case's own clause; the message
+/// of a case answered otherwise when run again says so.
+fn element(group: &GroupFacts, case: &CaseFacts) -> String {
+    let mut message = describe(case.expected, case.outcome);
+    if let Some(again) = &case.again {
+        let _ = write!(message, "; NONDETERMINISTIC: {again} when run again");
     }
     let message = markup(&message);
     let input = markup(&format!(
         "input: \"{}\"{}",
-        text::clip(&c.bytes),
-        case_of(&c.rule, blame.rule)
+        text::clip(case.input),
+        case_of(case.rule.unwrap_or_default(), group.rule)
     ));
-    let rule = markup(blame.rule);
-    let note =
-        || format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>");
-    match &r.outcome {
-        Outcome::Pass => String::new(),
-        Outcome::ExitStatus { .. } => note(),
-        Outcome::Mismatch { .. } if blame.class == Class::Impl => note(),
-        Outcome::Mismatch { .. } => {
+    let rule = markup(group.rule);
+    match (group.kind, group.class) {
+        (Kind::Note, _) | (Kind::Wrong, Class::Impl) => {
+            format!("<system-out>note, {rule} is an impl ruling: {message}; {input}</system-out>")
+        }
+        (Kind::Wrong, Class::Defined) => {
             format!("<failure type=\"{rule}\" message=\"{message}\">{input}</failure>")
         }
-        Outcome::Skipped => format!("<skipped message=\"{message}\"/>"),
-        Outcome::Crash { .. } | Outcome::Timeout | Outcome::MemoryExceeded { .. } => {
+        (Kind::Skipped, _) => format!("<skipped message=\"{message}\"/>"),
+        (Kind::Crash | Kind::Timeout | Kind::Memory, _) => {
             format!("<error type=\"{rule}\" message=\"{message}\">{input}</error>")
         }
     }

@@ -1,8 +1,11 @@
 //! `cz grade`: the check of `cz check` over a class of candidates, every one
 //! on the same cases, with their failures grouped by spec rule, a
 //! leaderboard, and (with `--perf`) their speed against the reference's in
-//! the same run. The reports are written by [`text`], [`json`], [`junit`]
-//! and [`html`].
+//! the same run. The reports are one model, the [`Facts`] of the class,
+//! rendered by [`text`], [`json`], [`junit`] and [`html`]. [`grade_class`]
+//! is `cz grade` whole: the candidates taken from the [`journal`] with
+//! `--resume`, the others graded, and as each is, the journal and every
+//! report written.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -24,16 +27,20 @@ use connectz_check::{
 use connectz_sandbox::Sandbox;
 
 pub use class::{Entry, each, manifest};
+pub use facts::Facts;
 pub use graded::{ClassReport, Graded, Group, Kind};
+pub use output::{Output, grade_class};
 
 use connectz_explain::markup::{Controls, escape};
 
 mod class;
+pub mod facts;
 mod graded;
 pub mod html;
 pub mod journal;
 pub mod json;
 pub mod junit;
+mod output;
 pub mod perf;
 pub mod text;
 
@@ -43,10 +50,18 @@ pub(crate) fn on_path(path: &Path) -> impl FnOnce(io::Error) -> io::Error + '_ {
 }
 
 /// Text for HTML and XML content and attributes (the HTML page and the
-/// JUnit report): markup escaped, characters XML 1.0 cannot hold replaced
-/// by U+FFFD.
+/// JUnit report): markup escaped; characters XML 1.0 cannot hold, and the
+/// bidirectional controls, replaced by U+FFFD. A name that reorders what
+/// follows it would show the reviewer another text than the one written.
 pub(crate) fn markup(s: &str) -> String {
-    escape(s, Controls::Replaced)
+    escape(&s.replace(reorders, "\u{fffd}"), Controls::Replaced)
+}
+
+/// The bidirectional formatting characters (marks, embeddings, overrides
+/// and isolates), which show text in another order than it is written:
+/// those the text reports escape (`connectz_check::shown`).
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// How to grade.

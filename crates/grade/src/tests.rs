@@ -15,6 +15,10 @@ fn markup_escapes_and_drops_what_xml_cannot_hold() {
         markup("\u{fffe}\u{ffff}\u{85}\r\n"),
         "\u{fffd}\u{fffd}\u{fffd}\r\n"
     );
+    assert_eq!(
+        markup("a\u{202e}b\u{2066}c\u{200f}d\u{61c}e"),
+        "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e"
+    );
 }
 
 fn names(entries: &[Entry]) -> Vec<&str> {
@@ -212,7 +216,8 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     assert_ne!(first, second);
     let heading = "NONDETERMINISTIC: 1 case answered differently when run again";
     // Text: the leaderboard's mark and its legend, the candidate's lines.
-    let text = text::report(&class);
+    let facts = Facts::of(&class);
+    let text = text::report(&facts);
     let board: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("  #  candidate"))
@@ -240,7 +245,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     );
     assert_eq!(text.matches("NONDETERMINISTIC").count(), 1, "{text}");
     // JSON: the flag, the cases, the reason; null and empty for the other.
-    let doc: serde_json::Value = serde_json::from_str(&json::report(&class)).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json::report(&facts)).unwrap();
     let (steady, dice) = (&doc["candidates"][0], &doc["candidates"][1]);
     assert_eq!(steady["nondeterministic"], false);
     assert_eq!(steady["flaky"], serde_json::json!([]));
@@ -257,7 +262,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
     );
     assert_eq!(dice["fresh_reason"], "the <server> & \"its\" answers");
     // JUnit: the failing case's message and the suite's properties.
-    let xml = junit::report(&class, 0);
+    let xml = junit::report(&facts);
     assert!(
         xml.contains(&format!(
             "; NONDETERMINISTIC: {} when run again\"",
@@ -271,7 +276,7 @@ fn every_report_says_a_candidate_is_nondeterministic() {
         "{xml}"
     );
     // HTML: a badge in the leaderboard and by the heading, the lines.
-    let page = html::report(&class);
+    let page = html::report(&facts);
     assert_eq!(page.matches("class=\"badge nondeterministic\"").count(), 2);
     assert!(page.contains(heading), "{page}");
     assert!(page.contains(&markup(&flaky.describe())), "{page}");
@@ -296,4 +301,88 @@ fn a_report_without_the_newer_fields_reads() {
     assert!(!old.check.nondeterministic());
     assert_eq!(old.check.fresh_reason, None);
     assert_eq!(old.check.spent.reruns, 0);
+}
+
+/// What a hostile candidate writes wherever it can: markup, a terminal
+/// escape that retitles the window and clears the screen, a bell, and a
+/// bidirectional override.
+const HOSTILE: &str = "<script>&\"\u{1b}]0;T\u{7}\u{1b}[2J\u{202e}";
+
+/// A candidate whose name, command, folder, given paths, fresh reason,
+/// crash output and command-line answer are all [`HOSTILE`].
+fn hostile() -> Graded {
+    use connectz_check::{ArgCheck, CaseResult, Outcome, Ran, corpus};
+    let mut g = clean_but_for(HOSTILE, 0, 1);
+    g.entry.candidate = Candidate::new(vec![OsString::from("sh"), OsString::from(HOSTILE)]);
+    g.entry.candidate.dir = Some(PathBuf::from(HOSTILE));
+    g.check.command = g.entry.candidate.shown();
+    g.check.given = vec![HOSTILE.into()];
+    g.check.fresh_reason = Some(HOSTILE.into());
+    let case = corpus().swap_remove(0);
+    g.check.total = 1;
+    g.check.counts = connectz_check::Counts {
+        crashes: 1,
+        defined: 1,
+        ..Default::default()
+    };
+    g.check.log = vec![Ran {
+        expect: case.expect.number(),
+        passed: false,
+        micros: 10,
+    }];
+    g.check.results.push(CaseResult {
+        index: 0,
+        case,
+        outcome: Outcome::Crash {
+            status: Some(1),
+            stderr: HOSTILE.into(),
+            stdout: HOSTILE.into(),
+        },
+        elapsed: std::time::Duration::ZERO,
+        shrunk: None,
+    });
+    g.check.args.push(ArgCheck {
+        what: "no argument".into(),
+        expected: "usage\n".into(),
+        got: HOSTILE.into(),
+        status: Some(0),
+    });
+    g.groups = group(&g.check);
+    g
+}
+
+/// Whatever a candidate controls is escaped in every rendering of the
+/// report: the text shows its control characters and quotes escaped, the
+/// HTML and JUnit reports hold no markup of its and no control character
+/// (they are replaced), and the JSON report gives it back exactly.
+#[test]
+fn what_a_candidate_controls_is_escaped_in_every_report() {
+    let mut class = empty_class(1);
+    class.add(hostile(), 0.0);
+    let facts = Facts::of(&class);
+    let raw = ['\u{1b}', '\u{7}', '\u{202e}'];
+    let text = text::report(&facts);
+    assert!(!text.contains(raw), "{text}");
+    let shown = connectz_check::shown(HOSTILE);
+    assert!(shown.contains("\\x1b]0;T\\x07"), "{shown}");
+    // Its name, command, folder, given paths, fresh reason and command-line
+    // answer, each shown escaped; its crash output in its group.
+    assert!(text.matches(shown.as_str()).count() >= 7, "{text}");
+    for (name, page) in [
+        ("html", html::report(&facts)),
+        ("junit", junit::report(&facts)),
+    ] {
+        assert!(!page.contains(raw), "{name}: {page}");
+        assert!(!page.contains("<script>"), "{name}: {page}");
+        assert!(page.contains("&lt;script&gt;&amp;&quot;"), "{name}: {page}");
+    }
+    let doc: serde_json::Value = serde_json::from_str(&json::report(&facts)).unwrap();
+    let c = &doc["candidates"][0];
+    assert_eq!(c["name"], HOSTILE);
+    assert_eq!(c["command"][1], HOSTILE);
+    assert_eq!(c["dir"], HOSTILE);
+    assert_eq!(c["given"][0], HOSTILE);
+    assert_eq!(c["fresh_reason"], HOSTILE);
+    assert_eq!(c["groups"][0]["cases"][0]["stderr"], HOSTILE);
+    assert_eq!(c["command_line"][0]["got"], HOSTILE);
 }

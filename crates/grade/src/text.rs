@@ -1,31 +1,30 @@
 //! The text report of `cz grade`: the leaderboard, then each candidate's
 //! failures grouped by rule, its command-line checks, its score per code,
-//! and its speed.
+//! and its speed; a rendering of the report's [`Facts`].
 
 use std::fmt::Write as _;
 
-use super::perf::{Mark, SpeedRow, SpeedWorkload};
-use super::{ClassReport, Graded, Kind, areas};
+use crate::facts::{AreaMark, CandidateFacts, Facts, GroupFacts, SpeedFacts, WorkloadFacts};
 use connectz_check::{Area, Outcome, describe, shown};
 
 /// The whole report.
-pub fn report(class: &ClassReport) -> String {
+pub fn report(facts: &Facts) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "cz grade: {}", class.summary());
-    let _ = writeln!(out, "isolation: {}", class.isolation.describe());
-    let _ = writeln!(out, "time: {}", spent(class));
+    let _ = writeln!(out, "cz grade: {}", facts.summary);
+    let _ = writeln!(out, "isolation: {}", facts.isolation.description);
+    let _ = writeln!(out, "time: {}", spent(facts));
     out.push('\n');
-    out.push_str(&leaderboard(class));
-    for (rank, g) in class.graded.iter().enumerate() {
+    out.push_str(&leaderboard(facts));
+    for c in &facts.candidates {
         out.push('\n');
-        out.push_str(&candidate(rank + 1, g, class.workloads.as_deref()));
+        out.push_str(&candidate(c, facts.workloads.as_deref()));
     }
     let _ = writeln!(
         out,
         "\n{}",
-        if class.incomplete() {
+        if !facts.complete {
             "the grade is incomplete: not every candidate was graded"
-        } else if class.all_passed() {
+        } else if facts.all_passed {
             "every candidate passed every defined case"
         } else {
             "some candidates failed defined cases (exit status 1)"
@@ -36,21 +35,15 @@ pub fn report(class: &ClassReport) -> String {
 
 /// Where the time went: wall time, then the runs' own time (summed over
 /// the jobs running at once).
-pub fn spent(class: &ClassReport) -> String {
-    let s = &class.spent;
+fn spent(facts: &Facts) -> String {
+    let t = &facts.time;
+    let s = &t.spent;
     format!(
         "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s ({} cases run again within the full limit), {} shrinking runs {:.1} s; {} cases not run again (same input); {} checked again in a fresh interpreter; {} failing cases run again to see they answer the same, {:.1} s",
-        class.seconds,
+        t.wall_s,
         s.runs,
         s.run_time.as_secs_f64(),
-        // Each candidate's own start-up: the class's fastest run is the
-        // fastest candidate's.
-        class
-            .graded
-            .iter()
-            .map(|g| g.check.spent.start_up())
-            .sum::<std::time::Duration>()
-            .as_secs_f64(),
+        t.start_up.as_secs_f64(),
         s.timeouts,
         s.timeout_time.as_secs_f64(),
         s.retries,
@@ -61,16 +54,6 @@ pub fn spent(class: &ClassReport) -> String {
         s.reruns,
         s.rerun_time.as_secs_f64(),
     )
-}
-
-/// The speed column: the ratio to the reference with `--perf`, else the
-/// median time per case.
-pub fn speed(g: &Graded) -> String {
-    match &g.perf {
-        Some(_) if g.speed().is_infinite() => "DNF".into(),
-        Some(_) => format!("{:.2}x", g.speed()),
-        None => format!("{:.1} ms", f64::from(g.median_micros) / 1000.0),
-    }
 }
 
 /// A short heading for an area's column.
@@ -88,27 +71,26 @@ fn short(area: Area) -> &'static str {
 
 /// A name in the leaderboard, at most `width` characters: `~` after it
 /// marks a nondeterministic candidate, and is kept when the name is cut.
-fn ranked_name(g: &Graded, width: usize) -> String {
-    let mark = if g.check.nondeterministic() { "~" } else { "" };
-    let name: String = shown(&g.entry.name)
+fn ranked_name(c: &CandidateFacts, width: usize) -> String {
+    let mark = if c.nondeterministic { "~" } else { "" };
+    let name: String = shown(c.name)
         .chars()
         .take(width.saturating_sub(mark.len()))
         .collect();
     format!("{name}{mark}")
 }
 
-fn leaderboard(class: &ClassReport) -> String {
-    let width = class
-        .graded
+fn leaderboard(facts: &Facts) -> String {
+    let width = facts
+        .candidates
         .iter()
-        .map(|g| ranked_name(g, usize::MAX).chars().count())
+        .map(|c| ranked_name(c, usize::MAX).chars().count())
         .max()
         .unwrap_or(9)
         .clamp(9, 40);
-    let perf = class.workloads.is_some();
     let mut out = format!(
         "leaderboard (defined failures, then crashes, timeouts, memory breaches, impl notes, {}):\n",
-        if perf {
+        if facts.timed() {
             "then speed: geometric mean of time ratios to the reference"
         } else {
             "then median time per case"
@@ -123,32 +105,29 @@ fn leaderboard(class: &ClassReport) -> String {
         let _ = write!(out, " {:>10}", short(area));
     }
     out.push('\n');
-    for (rank, g) in class.graded.iter().enumerate() {
-        let name = ranked_name(g, width);
+    for c in &facts.candidates {
         let _ = write!(
             out,
             "{:>3}  {:<width$}  {:>7} {:>6} {:>8} {:>7} {:>6} {:>8}",
-            rank + 1,
-            name,
-            g.failures(),
-            g.crashes(),
-            g.timeouts(),
-            g.memory(),
-            g.notes(),
-            speed(g)
+            c.rank,
+            ranked_name(c, width),
+            c.defined_failures,
+            c.crashes,
+            c.timeouts,
+            c.memory_breaches,
+            c.impl_notes,
+            c.speed
         );
-        for (_, score) in areas(&g.check) {
-            let mark = if score.passed == score.cases {
-                ""
-            } else if score.clean() {
-                "*"
-            } else {
-                "!"
+        for score in &c.areas {
+            let mark = match score.mark() {
+                AreaMark::Full => "",
+                AreaMark::Noted => "*",
+                AreaMark::Failed => "!",
             };
             let _ = write!(
                 out,
                 " {:>10}",
-                format!("{}/{}{mark}", score.passed, score.cases)
+                format!("{}/{}{mark}", score.passed, score.total)
             );
         }
         out.push('\n');
@@ -156,7 +135,7 @@ fn leaderboard(class: &ClassReport) -> String {
     out.push_str(
         "(area: cases passed of cases run; ! marks a failure, * only differences on impl rulings)\n",
     );
-    if class.graded.iter().any(|g| g.check.nondeterministic()) {
+    if facts.candidates.iter().any(|c| c.nondeterministic) {
         out.push_str(
             "(~ after a name: nondeterministic, some failing cases answered differently when run again)\n",
         );
@@ -164,163 +143,166 @@ fn leaderboard(class: &ClassReport) -> String {
     out
 }
 
-fn candidate(rank: usize, g: &Graded, workloads: Option<&[SpeedWorkload]>) -> String {
-    let c = &g.check.counts;
+fn candidate(c: &CandidateFacts, workloads: Option<&[WorkloadFacts]>) -> String {
     let mut out = format!(
-        "== {rank}. {}: {}\n",
-        shown(&g.entry.name),
-        shown(&g.check.command)
+        "== {}. {}: {}\n",
+        c.rank,
+        shown(c.name),
+        shown(c.command_text())
     );
-    if let Some(dir) = &g.entry.candidate.dir {
+    if let Some(dir) = c.dir {
         let _ = writeln!(
             out,
             "   run in {}",
             shown(dir.as_os_str().as_encoded_bytes())
         );
     }
-    if !g.check.given.is_empty() {
-        let _ = writeln!(out, "   given {}", shown(g.check.given.join(", ")));
+    if !c.given.is_empty() {
+        let _ = writeln!(out, "   given {}", shown(c.given.join(", ")));
     }
     let _ = writeln!(
         out,
         "   passed {} of {}; defined failures {}; impl notes {}; crashes {}; timeouts {}; memory breaches {}{}; graded in {:.1} s",
         c.passed,
-        g.check.total,
-        g.failures(),
-        c.notes,
-        g.crashes(),
-        g.timeouts(),
-        g.memory(),
-        if c.skipped > 0 {
-            format!("; not run after too many timeouts in a row: {}", c.skipped)
+        c.total,
+        c.defined_failures,
+        c.impl_notes,
+        c.crashes,
+        c.timeouts,
+        c.memory_breaches,
+        if c.not_run > 0 {
+            format!("; not run after too many timeouts in a row: {}", c.not_run)
         } else {
             String::new()
         },
-        g.seconds
+        c.graded_s
     );
-    if let Some(reason) = &g.check.fresh_reason {
+    if let Some(reason) = c.fresh_reason {
         let _ = writeln!(out, "   run fresh: {}", shown(reason));
     }
-    out.push_str(&g.check.flaky_lines("   "));
-    for group in &g.groups {
-        let results: Vec<_> = g.results_of(group).collect();
-        let first = results[0];
-        let _ = writeln!(
-            out,
-            "   {:<7} {} [{}]: {} case{}, e.g. {}{}",
-            group.kind.label(group.class),
-            group.rule,
-            group.class.name(),
-            results.len(),
-            if results.len() == 1 { "" } else { "s" },
-            first.case.name,
-            if first.case.rule == group.rule {
-                String::new()
-            } else {
-                format!(" (case of {})", first.case.rule)
-            }
-        );
-        match &first.outcome {
-            Outcome::Crash { .. } | Outcome::MemoryExceeded { .. } => {
-                let _ = writeln!(
-                    out,
-                    "           {}",
-                    describe(first.case.expect, &first.outcome)
-                );
-            }
-            _ => {}
-        }
-        let _ = writeln!(
-            out,
-            "           input: \"{}\" (expected {}, {})",
-            clip(&first.case.bytes),
-            first.case.expect,
-            first.outcome.answer()
-        );
-        if let Some(s) = &group.shrunk {
-            let _ = writeln!(
-                out,
-                "           shrunk: \"{}\" (expected {}, {})",
-                clip(&s.bytes),
-                s.expect,
-                s.outcome.answer()
-            );
+    if let Some(heading) = &c.flaky_heading {
+        let _ = writeln!(out, "   {heading}");
+        for f in &c.flaky {
+            let _ = writeln!(out, "     {}: {}", shown(f.case), f.described);
         }
     }
-    if g.check.unlisted > 0 {
+    for group in &c.groups {
+        out.push_str(&group_lines(group));
+    }
+    if c.unlisted > 0 {
         let _ = writeln!(
             out,
             "   ... and {} more failures, counted but not grouped",
-            g.check.unlisted
+            c.unlisted
         );
     }
-    if g.groups.iter().any(|gr| gr.kind == Kind::Skipped) {
+    if c.gave_up() {
         let _ = writeln!(
             out,
             "   (cases not run: the candidate had timed out on every case for a while)"
         );
     }
-    let failed_args: Vec<_> = g.check.args.iter().filter(|a| !a.passed()).collect();
-    if failed_args.is_empty() {
-        let _ = writeln!(out, "   command line: {0} of {0} ok", g.check.args.len());
-    } else {
-        let _ = writeln!(
-            out,
-            "   command line: {} of {} ok",
-            g.check.args.len() - failed_args.len(),
-            g.check.args.len()
-        );
-        for a in failed_args {
-            let _ = write!(out, " {}", a.line());
-        }
-    }
-    let codes: Vec<String> = g
-        .check
+    out.push_str(&command_line(c));
+    let codes: Vec<String> = c
         .per_code
         .iter()
-        .enumerate()
-        .filter(|(_, (cases, _))| *cases > 0)
-        .map(|(code, (cases, passed))| format!("{code}: {passed}/{cases}"))
+        .map(|s| format!("{}: {}/{}", s.code, s.passed, s.total))
         .collect();
     let _ = writeln!(out, "   per expected code: {}", codes.join(", "));
-    if let (Some(rows), Some(workloads)) = (&g.perf, workloads) {
+    if let (Some(rows), Some(workloads)) = (&c.perf, workloads) {
         out.push_str(&speed_table(rows, workloads));
     }
     out
 }
 
+/// A failure group: its label, rule and count, its first case, and that
+/// case shrunk.
+fn group_lines(group: &GroupFacts) -> String {
+    let first = &group.cases[0];
+    let clause = first.rule.unwrap_or_default();
+    let mut out = format!(
+        "   {:<7} {} [{}]: {} case{}, e.g. {}{}\n",
+        group.label(),
+        group.rule,
+        group.class.name(),
+        group.count,
+        if group.count == 1 { "" } else { "s" },
+        first.name.unwrap_or_default(),
+        if clause == group.rule {
+            String::new()
+        } else {
+            format!(" (case of {clause})")
+        }
+    );
+    if let Outcome::Crash { .. } | Outcome::MemoryExceeded { .. } = first.outcome {
+        let _ = writeln!(
+            out,
+            "           {}",
+            describe(first.expected, first.outcome)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "           input: \"{}\" (expected {}, {})",
+        clip(first.input),
+        first.expected,
+        first.answer
+    );
+    if let Some(s) = &group.shrunk {
+        let _ = writeln!(
+            out,
+            "           shrunk: \"{}\" (expected {}, {})",
+            clip(s.input),
+            s.expected,
+            s.answer
+        );
+    }
+    out
+}
+
+/// The command-line checks: how many passed, and each that failed.
+fn command_line(c: &CandidateFacts) -> String {
+    let all = c.command_line.len();
+    let failed: Vec<_> = c.command_line.iter().filter(|a| !a.passed).collect();
+    let mut out = format!("   command line: {} of {all} ok\n", all - failed.len());
+    for a in failed {
+        let _ = write!(out, " {}", a.line);
+    }
+    out
+}
+
 /// The speed table of one candidate.
-pub fn speed_table(rows: &[SpeedRow], workloads: &[SpeedWorkload]) -> String {
+fn speed_table(rows: &[SpeedFacts], workloads: &[WorkloadFacts]) -> String {
     let mut out = String::from(
         "   speed      code  result       time   reference  ratio   peak MB  reference  ratio\n",
     );
     for row in rows {
-        let w = &workloads[row.workload];
-        let expected: String = w.expect.first().map_or("-".into(), |c| {
-            if w.expect.len() > 1 {
+        let w = &workloads[row.index];
+        let expected: String = w.expected.first().map_or("-".into(), |c| {
+            if w.expected.len() > 1 {
                 "*".into()
             } else {
                 c.to_string()
             }
         });
-        let result = match &row.candidate.verdict {
-            Mark::Wrong { expected, got } => format!("{expected}->{got}"),
-            v => v.name().to_string(),
+        let result = match (row.expected, row.got) {
+            (Some(expected), Some(got)) => format!("{expected}->{got}"),
+            _ => row.result.name().to_string(),
         };
-        let mb = |p: Option<u64>| p.map_or("-".into(), |p| format!("{:.1}", p as f64 / 1048576.0));
+        let mb = |p: Option<f64>| p.map_or("-".into(), |p| format!("{p:.1}"));
         let ratio = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.2}x"));
         let _ = writeln!(
             out,
             "   {:<10} {:>4}  {:<8} {:>9.3}s {:>10.3}s {:>6} {:>9} {:>10} {:>6}",
-            w.name,
+            row.workload,
             expected,
             result,
-            row.candidate.time.as_secs_f64(),
-            row.reference.time.as_secs_f64(),
-            ratio(row.time_ratio()),
-            mb(row.candidate.peak),
-            mb(row.reference.peak),
-            ratio(row.memory_ratio()),
+            row.time_s,
+            row.reference_time_s,
+            ratio(row.time_ratio),
+            mb(row.peak_mb),
+            mb(row.reference_peak_mb),
+            ratio(row.memory_ratio),
         );
     }
     out

@@ -22,7 +22,7 @@ use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -36,9 +36,12 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
 
 use super::SUPERVISE;
-use super::cgroup::BoxGroup;
+use super::cgroup::{BoxGroup, Usage};
 use super::isolation::BOX_UID_BASE;
 use super::stage::Stage;
+
+mod times;
+use times::{Times, own_time, tree_cpu};
 
 /// How often a run's times are read.
 const POLL: Duration = Duration::from_millis(5);
@@ -205,68 +208,17 @@ fn supervise_run(
     report: &mut String,
 ) -> Result<(), String> {
     let plan = plan(args)?;
-    // Whatever the run leaves behind becomes this process's child.
-    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
-    // Limits the run inherits, the hard limits too so that it cannot raise
-    // them. CPU time is kept by reading the run's times; the limit is a
-    // net for a process that outlives its first one.
-    setrlimit(Resource::RLIMIT_AS, plan.memory, plan.memory)
-        .map_err(|e| format!("address space limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
-        .map_err(|e| format!("file size limit: {e}"))?;
-    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
-    if !plan.timeout.is_zero() {
-        let net = plan.timeout.as_secs() * 2 + 2;
-        setrlimit(Resource::RLIMIT_CPU, net, net + 1)
-            .map_err(|e| format!("CPU time limit: {e}"))?;
-    }
-    // A fork server ("-" for its standard output) talks to `cz` through
-    // the supervisor's own standard input and output.
-    let server = plan.stdout.as_os_str() == "-";
-    let (input, out) = if server {
-        (Stdio::inherit(), Stdio::inherit())
-    } else {
-        let out =
-            private_file(&plan.stdout).map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
-        (Stdio::null(), out.into())
-    };
-    let err = private_file(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    limit_run(&plan)?;
+    let (input, out, err) = run_files(&plan)?;
     // As root, the run is held as a whole by control groups: this process
     // joins them, starts the run, which is born in them, and leaves.
     let groups = BoxGroup::new(plan.processes + 8, plan.memory);
     let mut command = Command::new(&plan.program);
-    // Bubblewrap writes the box's first pid on an inherited descriptor,
-    // and closes it in the box; it reads the box's system-call filter from
-    // another.
-    let mut inherited = Vec::new();
-    let info = if plan.boxed {
-        let (read, write) =
-            nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
-        fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
-        command.arg("--info-fd").arg(write.as_raw_fd().to_string());
-        if let Some(filter) = super::seccomp::filter() {
-            let (filter_read, filter_write) =
-                nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
-            fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
-                .map_err(|e| format!("pipe: {e}"))?;
-            // A few hundred bytes: within any pipe's buffer.
-            let mut feed = fs::File::from(filter_write);
-            std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
-            drop(feed);
-            command
-                .arg("--seccomp")
-                .arg(filter_read.as_raw_fd().to_string());
-            inherited.push(filter_read);
-        }
-        if plan.own_user {
-            let id = BOX_UID_BASE + std::process::id();
-            command.uid(id).gid(id);
-        }
-        // Bubblewrap's folder (it changes to the box's own).
-        command.current_dir("/");
-        Some((read, write))
+    let (info, inherited) = if plan.boxed {
+        let (info, inherited) = box_arguments(&mut command, &plan)?;
+        (Some(info), inherited)
     } else {
-        None
+        (None, Vec::new())
     };
     command
         .args(&plan.args)
@@ -308,8 +260,112 @@ fn supervise_run(
         }
         None => group,
     };
+    let watched = watch(child, first, plan.timeout, start);
+    let usage = {
+        let mut held = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+        end_everything(group, held.as_ref());
+        let usage = held.as_ref().map(BoxGroup::usage).unwrap_or_default();
+        *held = None;
+        usage
+    };
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    account(report, plan.timeout, &watched, &usage);
+    Ok(())
+}
+
+/// Makes this process the run's subreaper and lowers the limits the run
+/// inherits.
+fn limit_run(plan: &SupervisedRun) -> Result<(), String> {
+    // Whatever the run leaves behind becomes this process's child.
+    set_child_subreaper(true).map_err(|e| format!("child subreaper: {e}"))?;
+    // Limits the run inherits, the hard limits too so that it cannot raise
+    // them. CPU time is kept by reading the run's times; the limit is a
+    // net for a process that outlives its first one.
+    setrlimit(Resource::RLIMIT_AS, plan.memory, plan.memory)
+        .map_err(|e| format!("address space limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
+        .map_err(|e| format!("file size limit: {e}"))?;
+    setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
+    if !plan.timeout.is_zero() {
+        let net = plan.timeout.as_secs() * 2 + 2;
+        setrlimit(Resource::RLIMIT_CPU, net, net + 1)
+            .map_err(|e| format!("CPU time limit: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The run's standard input, output and error.
+fn run_files(plan: &SupervisedRun) -> Result<(Stdio, Stdio, Stdio), String> {
+    // A fork server ("-" for its standard output) talks to `cz` through
+    // the supervisor's own standard input and output.
+    let server = plan.stdout.as_os_str() == "-";
+    let (input, out) = if server {
+        (Stdio::inherit(), Stdio::inherit())
+    } else {
+        let out =
+            private_file(&plan.stdout).map_err(|e| format!("{}: {e}", plan.stdout.display()))?;
+        (Stdio::null(), out.into())
+    };
+    let err = private_file(&plan.stderr).map_err(|e| format!("{}: {e}", plan.stderr.display()))?;
+    Ok((input, out, err.into()))
+}
+
+/// The arguments and descriptors bubblewrap is started with, beyond the
+/// box's own: the pipe of the box's first pid (its two ends) and the
+/// descriptors the run inherits, to be closed once it is started.
+fn box_arguments(
+    command: &mut Command,
+    plan: &SupervisedRun,
+) -> Result<((OwnedFd, OwnedFd), Vec<OwnedFd>), String> {
+    // Bubblewrap writes the box's first pid on an inherited descriptor,
+    // and closes it in the box; it reads the box's system-call filter from
+    // another.
+    let mut inherited = Vec::new();
+    let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+    fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
+    command.arg("--info-fd").arg(write.as_raw_fd().to_string());
+    if let Some(filter) = super::seccomp::filter() {
+        let (filter_read, filter_write) =
+            nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
+        fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
+            .map_err(|e| format!("pipe: {e}"))?;
+        // A few hundred bytes: within any pipe's buffer.
+        let mut feed = fs::File::from(filter_write);
+        std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
+        drop(feed);
+        command
+            .arg("--seccomp")
+            .arg(filter_read.as_raw_fd().to_string());
+        inherited.push(filter_read);
+    }
+    if plan.own_user {
+        let id = BOX_UID_BASE + std::process::id();
+        command.uid(id).gid(id);
+    }
+    // Bubblewrap's folder (it changes to the box's own).
+    command.current_dir("/");
+    Ok(((read, write), inherited))
+}
+
+/// How a run went while it was watched.
+struct Watched {
+    /// How it ended, if it ended and was waited for.
+    status: Option<std::process::ExitStatus>,
+    /// Whether it was stopped at its time limit.
+    timed_out: bool,
+    /// Its first process's times, as last read.
+    last: Times,
+    /// CPU time of every process of the run, orphans included.
+    box_cpu: Duration,
+    /// Wall-clock time from its start.
+    elapsed: Duration,
+}
+
+/// Waits for the run, started at `start`, reading the times of its first
+/// process `first` and of the whole run every [`POLL`], and stops waiting
+/// when its time is up (a `timeout` of zero: never).
+fn watch(mut child: Child, first: Pid, timeout: Duration, start: Instant) -> Watched {
     let (tx, rx) = mpsc::channel();
-    let mut child = child;
     std::thread::spawn(move || {
         let _ = tx.send(child.wait());
     });
@@ -324,7 +380,7 @@ fn supervise_run(
             Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-        if plan.timeout.is_zero() {
+        if timeout.is_zero() {
             continue;
         }
         if let Some(t) = Times::of(first) {
@@ -334,21 +390,24 @@ fn supervise_run(
         if let Some(cpu) = run_cpu(polls) {
             box_cpu = box_cpu.max(cpu);
         }
-        if own_time(&last, start.elapsed()) >= plan.timeout || last.cpu.max(box_cpu) >= plan.timeout
-        {
+        if own_time(&last, start.elapsed()) >= timeout || last.cpu.max(box_cpu) >= timeout {
             timed_out = true;
             break None;
         }
     };
-    let elapsed = start.elapsed();
-    let usage = {
-        let mut held = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-        end_everything(group, held.as_ref());
-        let usage = held.as_ref().map(BoxGroup::usage).unwrap_or_default();
-        *held = None;
-        usage
-    };
-    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    Watched {
+        status,
+        timed_out,
+        last,
+        box_cpu,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The report's lines of a run that has ended and been reaped: whether it
+/// timed out, how it exited, its peak memory and its CPU and wall-clock
+/// time.
+fn account(report: &mut String, timeout: Duration, watched: &Watched, usage: &Usage) {
     let cpu = getrusage(UsageWho::RUSAGE_CHILDREN)
         .map(|u| {
             let t = |v: nix::sys::time::TimeVal| {
@@ -356,16 +415,16 @@ fn supervise_run(
             };
             t(u.user_time()) + t(u.system_time())
         })
-        .unwrap_or(last.cpu);
+        .unwrap_or(watched.last.cpu);
     let cpu = cpu
-        .max(last.cpu)
-        .max(box_cpu)
+        .max(watched.last.cpu)
+        .max(watched.box_cpu)
         .max(usage.cpu.unwrap_or_default());
-    if timed_out || (!plan.timeout.is_zero() && cpu >= plan.timeout) {
+    if watched.timed_out || (!timeout.is_zero() && cpu >= timeout) {
         report.push_str("timed-out=1\n");
     }
-    match status {
-        Some(s) if !timed_out => {
+    match watched.status {
+        Some(s) if !watched.timed_out => {
             if let Some(code) = s.code() {
                 report.push_str(&format!("exit={code}\n"));
             } else if let Some(signal) = s.signal() {
@@ -384,8 +443,7 @@ fn supervise_run(
         report.push_str("box-oom=1\n");
     }
     report.push_str(&format!("cpu-us={}\n", cpu.as_micros()));
-    report.push_str(&format!("elapsed-us={}\n", elapsed.as_micros()));
-    Ok(())
+    report.push_str(&format!("elapsed-us={}\n", watched.elapsed.as_micros()));
 }
 
 /// CPU time of every process of the run so far, at the `polls`-th poll:
@@ -401,60 +459,6 @@ fn run_cpu(polls: u64) -> Option<Duration> {
     polls.is_multiple_of(20).then(|| tree_cpu(getpid()))
 }
 
-/// CPU time of every process below `root` (not `root` itself): their own
-/// and their reaped children's.
-pub(super) fn tree_cpu(root: Pid) -> Duration {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Duration::ZERO;
-    };
-    let mut parent = std::collections::HashMap::new();
-    let mut ticks = std::collections::HashMap::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some(at) = stat.rfind(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = stat[at + 1..].split_whitespace().collect();
-        // state ppid ... utime(12) stime cutime cstime.
-        let Some(ppid) = fields.get(1).and_then(|f| f.parse::<i32>().ok()) else {
-            continue;
-        };
-        let used: u64 = fields
-            .iter()
-            .skip(11)
-            .take(4)
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum();
-        parent.insert(pid, ppid);
-        ticks.insert(pid, used);
-    }
-    let below = |mut pid: i32| {
-        for _ in 0..4096 {
-            match parent.get(&pid) {
-                Some(&p) if p == root.as_raw() => return true,
-                Some(&p) if p > 0 => pid = p,
-                _ => return false,
-            }
-        }
-        false
-    };
-    let total: u64 = ticks
-        .iter()
-        .filter(|(pid, _)| below(**pid))
-        .map(|(_, t)| *t)
-        .sum();
-    Duration::from_nanos(total.saturating_mul(1_000_000_000) / clock_ticks())
-}
-
 /// The pid bubblewrap wrote on its info descriptor (`"child-pid": N`).
 fn first_in_box(read: OwnedFd) -> Option<Pid> {
     let mut text = String::new();
@@ -467,57 +471,6 @@ fn first_in_box(read: OwnedFd) -> Option<Pid> {
         .take_while(char::is_ascii_digit)
         .collect();
     digits.parse().ok().map(Pid::from_raw)
-}
-
-/// What a process has used so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Times {
-    /// CPU time: its own and its reaped children's.
-    pub cpu: Duration,
-    /// Time it was ready to run but waited for a core (the machine's
-    /// load, not the run's doing).
-    pub waited: Duration,
-}
-
-impl Times {
-    /// The times of `pid`, from /proc; `None` once it is gone.
-    pub(super) fn of(pid: Pid) -> Option<Times> {
-        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let rest = &stat[stat.rfind(')')? + 1..];
-        // After the name: state ppid pgrp session tty tpgid flags minflt
-        // cminflt majflt cmajflt utime stime cutime cstime.
-        let ticks: u64 = rest
-            .split_whitespace()
-            .skip(11)
-            .take(4)
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum();
-        let per_second = clock_ticks();
-        let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second);
-        let waited = fs::read_to_string(format!("/proc/{pid}/schedstat"))
-            .ok()
-            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .map_or(Duration::ZERO, Duration::from_nanos);
-        Some(Times { cpu, waited })
-    }
-}
-
-fn clock_ticks() -> u64 {
-    nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
-        .ok()
-        .flatten()
-        .and_then(|t| u64::try_from(t).ok())
-        .filter(|&t| t > 0)
-        .unwrap_or(100)
-}
-
-/// A run's own time after `wall` of it: the time it was on a core or
-/// chose not to be (asleep, waiting for input), never the time it waited
-/// for a core while others had them. This, not wall-clock time, is held
-/// to the time limit, so that a run's verdict does not depend on the
-/// machine's load; its CPU time is held to the limit too.
-pub(super) fn own_time(times: &Times, wall: Duration) -> Duration {
-    wall.saturating_sub(times.waited)
 }
 
 /// Kills the run's process group, the processes of its control group, and

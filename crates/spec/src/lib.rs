@@ -7,6 +7,8 @@
 
 use connectz::Code;
 
+mod blocks;
+
 mod corpus {
     include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 }
@@ -21,7 +23,7 @@ pub enum Class {
 }
 
 impl Class {
-    fn parse(word: &str) -> Option<Class> {
+    pub(crate) fn parse(word: &str) -> Option<Class> {
         match word {
             "defined" => Some(Class::Defined),
             "impl" => Some(Class::Impl),
@@ -166,57 +168,6 @@ pub struct Resource {
     pub at: String,
 }
 
-/// Parses the body of a `resource` block: one part per line, either a
-/// quoted string with `\n`-style escapes, optionally `* N` or `* forever`,
-/// or `multiples STEP COUNT`.
-fn resource_parts(body: &[&str]) -> Result<Vec<Part>, String> {
-    let mut parts = Vec::new();
-    for line in body {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("multiples ") {
-            let numbers: Vec<u64> = rest
-                .split_whitespace()
-                .map(|w| {
-                    w.replace('_', "")
-                        .parse()
-                        .map_err(|_| format!("bad number {w:?}"))
-                })
-                .collect::<Result<_, _>>()?;
-            let [step, count] = numbers[..] else {
-                return Err(format!("multiples takes STEP COUNT: {line:?}"));
-            };
-            parts.push(Part::Multiples { step, count });
-            continue;
-        }
-        let end = line
-            .rfind('"')
-            .filter(|&e| e > 0 && line.starts_with('"'))
-            .ok_or(format!("a part is a quoted string: {line:?}"))?;
-        let bytes = unescape(&line[1..end])?;
-        let times = match line[end + 1..].trim() {
-            "" => Some(1),
-            rest => {
-                let count = rest
-                    .strip_prefix('*')
-                    .map(str::trim)
-                    .ok_or(format!("after a string: * N or * forever: {line:?}"))?;
-                if count == "forever" {
-                    None
-                } else {
-                    Some(
-                        count
-                            .replace('_', "")
-                            .parse()
-                            .map_err(|_| format!("bad count {count:?}"))?,
-                    )
-                }
-            }
-        };
-        parts.push(Part::Repeat { bytes, times });
-    }
-    Ok(parts)
-}
-
 /// A clause of the spec.
 #[derive(Clone, Debug)]
 pub struct Clause {
@@ -308,160 +259,20 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Clause>, String> {
             .take_while(|l| *l != "```")
             .collect();
         let mut words = info.split_whitespace();
-        let kind = words.next();
-        if !matches!(
-            kind,
-            Some(
-                "connectz" | "cli" | "board" | "rotate" | "solve" | "scores" | "resource" | "scale"
-            )
-        ) {
+        let Some(kind) = words.next().filter(|k| blocks::KINDS.contains(k)) else {
             continue;
-        }
+        };
         let clause = clauses
             .last_mut()
             .ok_or(format!("{at}: example before any clause"))?;
-        let flags_of = |words: std::str::SplitWhitespace<'_>| -> Vec<String> {
-            words.map(String::from).collect()
-        };
-        let example = if kind == Some("resource") || kind == Some("scale") {
-            let flags = flags_of(words);
-            let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
-            let number = |key: &str| -> Result<Option<u64>, String> {
-                flag(key)
-                    .map(|v| {
-                        v.replace('_', "")
-                            .parse()
-                            .map_err(|_| format!("{at}: bad {key}"))
-                    })
-                    .transpose()
-            };
-            let expect = flag("expect=")
-                .and_then(|n| n.parse().ok())
-                .and_then(Code::from_number)
-                .ok_or(format!("{at}: missing or bad expect="))?;
-            let board_per_move = number("board<=")?.map(|v| v as usize);
-            if kind == Some("scale") {
-                Example::Scale {
-                    family: flag("family=")
-                        .ok_or(format!("{at}: missing family="))?
-                        .to_string(),
-                    n: number("n=")?.ok_or(format!("{at}: missing n="))?,
-                    unwon: flags.iter().any(|f| f == "unwon"),
-                    expect,
-                    board_per_move,
-                    at,
-                }
-            } else {
-                Example::Resource(Resource {
-                    parts: resource_parts(&body).map_err(|e| format!("{at}: {e}"))?,
-                    expect,
-                    held: number("held<=")?.map(|v| v as usize),
-                    read: number("read<=")?,
-                    board_per_move,
-                    limit_kb: number("limit-kb=")?,
-                    at,
-                })
-            }
-        } else if kind == Some("solve") || kind == Some("scores") {
-            let flags: Vec<&str> = words.collect();
-            let number = |key: &str, default: usize| -> Result<usize, String> {
-                flags
-                    .iter()
-                    .find_map(|f| f.strip_prefix(key))
-                    .map_or(Ok(default), |v| {
-                        v.parse().map_err(|_| format!("{at}: bad {key}"))
-                    })
-            };
-            let shape = (
-                number("width=", 7)?,
-                number("height=", 6)?,
-                number("connect=", 4)?,
-            );
-            if kind == Some("scores") {
-                let lines = scores_lines(&body, shape.0, &at)?;
-                Example::Scores { shape, lines, at }
-            } else {
-                let lines = solve_lines(&body, &at)?;
-                Example::Solve { shape, lines, at }
-            }
-        } else if kind == Some("board") {
-            let flags: Vec<&str> = words.collect();
-            let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
-            let symbol = |key: &str| flag(key).and_then(|s| s.chars().next());
-            let mut grid = body.join("\n").into_bytes();
-            grid.push(b'\n');
-            Example::Board {
-                grid,
-                z: flag("z=")
-                    .map_or(Ok(4), str::parse)
-                    .map_err(|_| format!("{at}: bad z="))?,
-                first: symbol("first="),
-                empty: symbol("empty="),
-                gravity: !flags.contains(&"no-gravity"),
-                expect: flag("expect=")
-                    .ok_or(format!("{at}: missing expect="))?
-                    .replace('-', " "),
-                at,
-            }
-        } else if kind == Some("rotate") {
-            let split = body
-                .iter()
-                .position(|l| *l == "---")
-                .ok_or(format!("{at}: a rotate block needs a --- line"))?;
-            let join = |lines: &[&str]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
-            Example::Rotate {
-                input: join(&body[..split]),
-                output: join(&body[split + 1..]),
-                at,
-            }
-        } else if kind == Some("connectz") {
-            let flags: Vec<&str> = words.collect();
-            let flag = |key: &str| flags.iter().find_map(|f| f.strip_prefix(key));
-            let expect = flag("expect=")
-                .and_then(|n| n.parse().ok())
-                .and_then(Code::from_number)
-                .ok_or(format!("{at}: missing or bad expect="))?;
-            let class = match flag("class=") {
-                Some(word) => Class::parse(word).ok_or(format!("{at}: unknown class {word}"))?,
-                None => clause.class,
-            };
-            let mut bytes = Vec::new();
-            for l in &body {
-                bytes.extend(unescape(l).map_err(|e| format!("{at}: {e}"))?);
-                bytes.push(b'\n');
-            }
-            if flags.contains(&"no-eol") {
-                bytes.pop();
-            }
-            Example::Game {
-                bytes,
-                expect,
-                class,
-                at,
-            }
-        } else {
-            let [command, stdout] = body[..] else {
-                return Err(format!(
-                    "{at}: a cli block is a command line and its output"
-                ));
-            };
-            let mut args = command.split_whitespace().map(String::from);
-            if args.next().as_deref() != Some("connectz") {
-                return Err(format!("{at}: a cli block runs connectz"));
-            }
-            Example::Cli {
-                args: args.collect(),
-                stdout: format!("{stdout}\n"),
-                at,
-            }
-        };
+        let example = blocks::example(kind, words.collect(), &body, clause.class, at)?;
         clause.examples.push(example);
     }
     Ok(clauses)
 }
 
 /// `\r`, `\n`, `\t`, `\xHH` and `\\`, as spec/README.md defines them.
-fn unescape(line: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn unescape(line: &str) -> Result<Vec<u8>, String> {
     let b = line.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -531,100 +342,5 @@ pub fn case_files() -> Vec<CaseFile> {
         .collect()
 }
 
-/// The lines of a `solve` block: `moves score`, or `moves invalid`.
-fn solve_lines(body: &[&str], at: &str) -> Result<Vec<(String, Option<i32>)>, String> {
-    let mut lines = Vec::new();
-    for l in body {
-        let (moves, score) = l
-            .split_once(' ')
-            .ok_or(format!("{at}: a solve line is moves and a score"))?;
-        let score = if score == "invalid" {
-            None
-        } else {
-            Some(
-                score
-                    .parse()
-                    .map_err(|_| format!("{at}: bad score {score}"))?,
-            )
-        };
-        lines.push((moves.to_string(), score));
-    }
-    Ok(lines)
-}
-
-/// A line of a `scores` block: the moves, each column's score.
-type ScoresLine = (String, Vec<Option<i32>>);
-
-/// The lines of a `scores` block: `moves` and a score for each of `width`
-/// columns, `-` for a full one.
-fn scores_lines(body: &[&str], width: usize, at: &str) -> Result<Vec<ScoresLine>, String> {
-    let mut lines = Vec::new();
-    for l in body {
-        let mut words = l.split(' ');
-        let moves = words.next().unwrap_or_default().to_string();
-        let scores = words
-            .map(|w| match w {
-                "-" => Ok(None),
-                _ => w
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("{at}: bad score {w}")),
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        if scores.len() != width {
-            return Err(format!(
-                "{at}: {moves}: a score for each of {width} columns"
-            ));
-        }
-        lines.push((moves, scores));
-    }
-    Ok(lines)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn smoke_parses_embedded_spec_and_cases() {
-        let all = clauses().unwrap();
-        assert!(all.len() >= 20);
-        assert!(all.iter().any(|c| c.class == Class::Impl));
-        assert!(case_files().len() >= 60);
-    }
-
-    #[test]
-    fn example_syntax() {
-        let text = "r[a.b]\nclass: impl\n```connectz expect=8 no-eol\n1\\r\\x41\n```\n```connectz expect=3 class=defined\n7 6 4\n```\n";
-        let c = parse("t.md", text).unwrap();
-        assert_eq!(c[0].class, Class::Impl);
-        match &c[0].examples[..] {
-            [
-                Example::Game {
-                    bytes,
-                    class: Class::Impl,
-                    ..
-                },
-                Example::Game {
-                    class: Class::Defined,
-                    expect: Code::Incomplete,
-                    ..
-                },
-            ] => assert_eq!(bytes, b"1\rA"),
-            other => panic!("{other:?}"),
-        }
-        assert!(parse("t.md", "```connectz expect=3\n1\n```\n").is_err());
-    }
-
-    #[test]
-    fn a_clause_keeps_its_prose_without_blocks_up_to_the_next_heading() {
-        let text = "# T\nr[a.b]\nclass: impl\nFirst line.\n\n```connectz expect=3\n7 6 4\n```\nAfter.\nr[a.c]\nOwn.\n## Next\nNot a clause's.\n";
-        let c = parse("t.md", text).unwrap();
-        assert_eq!(c[0].text, "First line.\n\nAfter.\n");
-        assert_eq!(c[1].text, "Own.\n");
-        let all = clauses().unwrap();
-        let winnable = all.iter().find(|c| c.id == "rule.winnable").unwrap();
-        assert!(winnable.text.contains("can"), "{}", winnable.text);
-        assert!(!winnable.text.contains("```"));
-    }
-}
+mod tests;

@@ -205,13 +205,7 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
     let victim_before = fs::read(&victim_file).unwrap();
     // The grader's home, with a secret only its owner may read.
     let home = scratch.path("home");
-    fs::create_dir(&home).unwrap();
-    give(&home, uid);
-    let home_secret = format!("cz-home-secret-{}", marker(40));
-    let secret_file = home.join("secret.txt");
-    fs::write(&secret_file, format!("{home_secret}\n")).unwrap();
-    fs::set_permissions(&secret_file, fs::Permissions::from_mode(0o600)).unwrap();
-    give(&secret_file, uid);
+    let home_secret = plant_home_secret(&home, uid);
     let env_secret = format!("cz-env-secret-{}", marker(41));
     let shadow = fs::read_to_string("/etc/shadow")
         .ok()
@@ -220,88 +214,10 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
     let reports = scratch.path("reports");
     fs::create_dir(&reports).unwrap();
     give(&reports, uid);
-    // Sockets of the machine: beside the manifest, in the home, and in
-    // the attacking candidate's own folder, which its box is given (a
-    // process of its owner there once answered for it), open to anyone
-    // (connecting needs write permission on the socket).
-    let listeners: Vec<(String, UnixListener)> = [
-        ("beside the manifest", class.join("agent.sock")),
-        ("in the grader's home", home.join("agent.sock")),
-        (
-            "in the candidate's folder",
-            class.join("attacks/agent.sock"),
-        ),
-    ]
-    .into_iter()
-    .map(|(where_, path)| {
-        let listener = UnixListener::bind(&path).unwrap();
-        listener.set_nonblocking(true).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o777)).unwrap();
-        (where_.to_string(), listener)
-    })
-    .collect();
-    // The machine's shared memory, sampled while the grade runs.
-    let before = shmem();
-    let peak = Arc::new(AtomicU64::new(before));
-    let done = Arc::new(AtomicBool::new(false));
-    let sampler = {
-        let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
-        std::thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                peak.fetch_max(shmem(), Ordering::Relaxed);
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-        })
-    };
-    let report = |name: &str| reports.join(name).to_str().unwrap().to_string();
-    let manifest_path = class.join(manifest);
-    let (memory, jobs) = (MEMORY_MB.to_string(), JOBS.to_string());
-    let args = [
-        "grade",
-        manifest_path.to_str().unwrap(),
-        "--cases",
-        "9",
-        "--timeout",
-        TIMEOUT_S,
-        "--memory",
-        &memory,
-        "--processes",
-        PROCESSES,
-        "--jobs",
-        &jobs,
-        "--shrink",
-        "0",
-        "--isolation",
-        "require",
-        "--json",
-        &report("r.json"),
-        "--junit",
-        &report("r.xml"),
-        "--html",
-        &report("r.html"),
-    ];
-    let home_str = home.to_str().unwrap();
-    let mut env = vec![("HOME", home_str), ("CZ_SECRET", env_secret.as_str())];
-    let uid_str = uid.map(|u| u.to_string());
-    let wrapper: Vec<&str> = match &uid_str {
-        Some(u) => {
-            // The ordinary user cannot reach an interpreter under /root.
-            env.push(("PATH", "/usr/bin:/bin"));
-            vec![
-                "setpriv",
-                "--reuid",
-                u,
-                "--regid",
-                u,
-                "--clear-groups",
-                "--",
-            ]
-        }
-        None => Vec::new(),
-    };
-    let out = run_cz_as(&wrapper, &args, b"", &env);
-    done.store(true, Ordering::Relaxed);
-    let _ = sampler.join();
+    let listeners = listen(&class, &home);
+    let sampler = Sampler::start();
+    let out = run_grade(&class.join(manifest), &reports, &home, &env_secret, uid);
+    let shmem_growth = sampler.stop();
     let connections = listeners
         .iter()
         .map(|(where_, listener)| {
@@ -312,18 +228,7 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
             (where_.clone(), n)
         })
         .collect();
-    let mut found: Vec<(String, String)> = fs::read_dir(&reports)
-        .map(|d| {
-            d.flatten()
-                .map(|e| {
-                    let text = String::from_utf8_lossy(&fs::read(e.path()).unwrap_or_default())
-                        .into_owned();
-                    (e.file_name().to_string_lossy().into_owned(), text)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    found.sort();
+    let found = read_all(&reports);
     let text_of = |name: &str| {
         found
             .iter()
@@ -350,9 +255,160 @@ fn grade(manifest: &str, uid: Option<u32>) -> Grade {
         journal,
         victim: (victim_before, fs::read(&victim_file).ok()),
         connections,
-        shmem_growth: peak.load(Ordering::Relaxed).saturating_sub(before),
+        shmem_growth,
         secrets,
     }
+}
+
+/// Makes the grader's home, given to `uid`, with a file only its owner
+/// may read; returns the secret the file holds.
+fn plant_home_secret(home: &Path, uid: Option<u32>) -> String {
+    fs::create_dir(home).unwrap();
+    give(home, uid);
+    let home_secret = format!("cz-home-secret-{}", marker(40));
+    let secret_file = home.join("secret.txt");
+    fs::write(&secret_file, format!("{home_secret}\n")).unwrap();
+    fs::set_permissions(&secret_file, fs::Permissions::from_mode(0o600)).unwrap();
+    give(&secret_file, uid);
+    home_secret
+}
+
+/// Sockets of the machine: beside the manifest, in the home, and in the
+/// attacking candidate's own folder, which its box is given (a process of
+/// its owner there once answered for it), open to anyone (connecting needs
+/// write permission on the socket); each with where it is.
+fn listen(class: &Path, home: &Path) -> Vec<(String, UnixListener)> {
+    [
+        ("beside the manifest", class.join("agent.sock")),
+        ("in the grader's home", home.join("agent.sock")),
+        (
+            "in the candidate's folder",
+            class.join("attacks/agent.sock"),
+        ),
+    ]
+    .into_iter()
+    .map(|(where_, path)| {
+        let listener = UnixListener::bind(&path).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o777)).unwrap();
+        (where_.to_string(), listener)
+    })
+    .collect()
+}
+
+/// The machine's shared memory, sampled while the grade runs.
+struct Sampler {
+    before: u64,
+    peak: Arc<AtomicU64>,
+    done: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Sampler {
+    fn start() -> Sampler {
+        let before = shmem();
+        let peak = Arc::new(AtomicU64::new(before));
+        let done = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    peak.fetch_max(shmem(), Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+            })
+        };
+        Sampler {
+            before,
+            peak,
+            done,
+            thread,
+        }
+    }
+
+    /// Stops sampling; how much the shared memory grew at most, in bytes.
+    fn stop(self) -> u64 {
+        self.done.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+        self.peak
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.before)
+    }
+}
+
+/// Runs `cz grade` on `manifest` with the reports in `reports`, `home` its
+/// home and `env_secret` in its environment; as the user `uid` through
+/// `setpriv`, when given.
+fn run_grade(
+    manifest: &Path,
+    reports: &Path,
+    home: &Path,
+    env_secret: &str,
+    uid: Option<u32>,
+) -> std::process::Output {
+    let report = |name: &str| reports.join(name).to_str().unwrap().to_string();
+    let (memory, jobs) = (MEMORY_MB.to_string(), JOBS.to_string());
+    let args = [
+        "grade",
+        manifest.to_str().unwrap(),
+        "--cases",
+        "9",
+        "--timeout",
+        TIMEOUT_S,
+        "--memory",
+        &memory,
+        "--processes",
+        PROCESSES,
+        "--jobs",
+        &jobs,
+        "--shrink",
+        "0",
+        "--isolation",
+        "require",
+        "--json",
+        &report("r.json"),
+        "--junit",
+        &report("r.xml"),
+        "--html",
+        &report("r.html"),
+    ];
+    let home_str = home.to_str().unwrap();
+    let mut env = vec![("HOME", home_str), ("CZ_SECRET", env_secret)];
+    let uid_str = uid.map(|u| u.to_string());
+    let wrapper: Vec<&str> = match &uid_str {
+        Some(u) => {
+            // The ordinary user cannot reach an interpreter under /root.
+            env.push(("PATH", "/usr/bin:/bin"));
+            vec![
+                "setpriv",
+                "--reuid",
+                u,
+                "--regid",
+                u,
+                "--clear-groups",
+                "--",
+            ]
+        }
+        None => Vec::new(),
+    };
+    run_cz_as(&wrapper, &args, b"", &env)
+}
+
+/// Every file of `dir`: its name and text, by name.
+fn read_all(dir: &Path) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| {
+                    let text = String::from_utf8_lossy(&fs::read(e.path()).unwrap_or_default())
+                        .into_owned();
+                    (e.file_name().to_string_lossy().into_owned(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
 }
 
 impl Grade {

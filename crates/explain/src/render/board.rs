@@ -9,6 +9,34 @@ use super::{LABEL_SIZE, PAD, axis_label, label_step, last_digits, past_label, te
 use crate::draw::on_run;
 use crate::window::Window;
 
+/// Where the board's cells are drawn: the window shown, a cell's size, and
+/// the frame's top left corner.
+struct Cells<'a> {
+    window: &'a Window,
+    cell: f64,
+    left: f64,
+    top: f64,
+}
+
+impl Cells<'_> {
+    /// The centre of the cell at column `k` and row `j` of the window,
+    /// from its bottom left.
+    fn centre(&self, k: u64, j: u64) -> (f64, f64) {
+        (
+            self.left + (k as f64 + 0.5) * self.cell,
+            self.top + (self.window.rows - j) as f64 * self.cell - self.cell / 2.0,
+        )
+    }
+
+    /// The frame's width and height.
+    fn size(&self) -> (f64, f64) {
+        (
+            self.window.columns as f64 * self.cell,
+            self.window.rows as f64 * self.cell,
+        )
+    }
+}
+
 /// Draws the board with its axes and marks at (`left`, `top`); returns the
 /// y below it.
 pub(super) fn draw_board(
@@ -20,26 +48,49 @@ pub(super) fn draw_board(
     left: f64,
     top: f64,
 ) -> f64 {
-    let (x, y_frame, _) = game.frame();
     // Room above the frame for a ghost counter (code 5).
     let ghost_room = if matches!(report.verdict, Finding::ColumnFull { .. }) {
         cell
     } else {
         0.0
     };
-    let top = top + ghost_room;
-    let (w, h) = (window.columns as f64 * cell, window.rows as f64 * cell);
-    let radius = cell * 0.4;
-    let centre = |k: u64, j: u64| -> (f64, f64) {
-        (
-            left + (k as f64 + 0.5) * cell,
-            top + (window.rows - j) as f64 * cell - cell / 2.0,
-        )
+    let cells = Cells {
+        window,
+        cell,
+        left,
+        top: top + ghost_room,
     };
+    let (w, h) = cells.size();
     let _ = writeln!(
         out,
-        r#"<rect class="frame" x="{left:.1}" y="{top:.1}" width="{w:.1}" height="{h:.1}" rx="4"/>"#
+        r#"<rect class="frame" x="{left:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="4"/>"#,
+        cells.top
     );
+    counters(out, game, &cells);
+    verdict_marks(out, report, game, &cells);
+    row_labels(out, &cells);
+    let label_y = column_labels(out, &cells);
+    // The last move: a triangle under its column.
+    let mut bottom = label_y + 4.0;
+    if let Some((c, _)) = game.last()
+        && let Some(k) = window.offset(c)
+    {
+        let (cx, _) = cells.centre(k, 0);
+        let ty = label_y + 5.0;
+        let _ = writeln!(
+            out,
+            r#"<path class="last" d="M {cx:.1} {ty:.1} l 5 8 h -10 z"/>"#
+        );
+        bottom = ty + 10.0;
+    }
+    bottom
+}
+
+/// Every cell of the window: a hole, or a counter with its player's mark
+/// and, on the winning run, a ring.
+fn counters(out: &mut String, game: &Game, cells: &Cells) {
+    let (window, cell) = (cells.window, cells.cell);
+    let radius = cell * 0.4;
     let board = game.board();
     let run = game.winning_run();
     let marks = has_marks(cell);
@@ -47,7 +98,7 @@ pub(super) fn draw_board(
         let column = window.column(k);
         for j in 0..window.rows {
             let row = window.first_row + j;
-            let (cx, cy) = centre(k, j);
+            let (cx, cy) = cells.centre(k, j);
             match board.owner(&column, row) {
                 None => {
                     let _ = writeln!(
@@ -76,7 +127,13 @@ pub(super) fn draw_board(
             }
         }
     }
-    // The first move after the win (code 4).
+}
+
+/// What the verdict points at: the first move after the win boxed (code
+/// 4), a ghost counter above the full column (5), an arrow past the frame's
+/// right edge (6).
+fn verdict_marks(out: &mut String, report: &Report, game: &Game, cells: &Cells) {
+    let (window, cell, top) = (cells.window, cells.cell, cells.top);
     if let Finding::AfterWin { .. } = report.verdict
         && let Some((c, r)) = game.first_after_win()
         && let (Some(k), true) = (
@@ -84,7 +141,7 @@ pub(super) fn draw_board(
             (window.first_row..window.first_row + window.rows).contains(&r),
         )
     {
-        let (cx, cy) = centre(k, r - window.first_row);
+        let (cx, cy) = cells.centre(k, r - window.first_row);
         let _ = writeln!(
             out,
             r#"<rect class="alert" x="{:.1}" y="{:.1}" width="{cell:.1}" height="{cell:.1}" stroke-width="2.5"/>"#,
@@ -92,23 +149,23 @@ pub(super) fn draw_board(
             cy - cell / 2.0
         );
     }
-    // A ghost counter above the full column (code 5).
+    let (x, y_frame, _) = game.frame();
     if let Finding::ColumnFull { column, .. } = &report.verdict
         && let Some(k) = window.offset(column)
         && window.first_row + window.rows - 1 == y_frame.to_u64().unwrap_or(0)
     {
-        let (cx, _) = centre(k, 0);
+        let (cx, _) = cells.centre(k, 0);
         let cy = top - cell / 2.0;
+        let radius = cell * 0.4;
         let _ = writeln!(
             out,
             r#"<circle class="ghost" cx="{cx:.1}" cy="{cy:.1}" r="{radius:.1}" stroke-width="2"/>"#
         );
     }
-    // An arrow past the frame's right edge (code 6).
     if let Finding::OffFrame { column, .. } = &report.verdict
         && window.offset(x).is_some()
     {
-        let ax = left + w + 6.0;
+        let ax = cells.left + cells.size().0 + 6.0;
         let ay = top + cell / 2.0;
         let _ = writeln!(
             out,
@@ -122,32 +179,43 @@ pub(super) fn draw_board(
             xml(&past_label(column))
         );
     }
-    // Row numbers at the left, column numbers below, in the frame's numbers.
+}
+
+/// Row numbers at the left, in the frame's numbers: the first and last
+/// rows always, between them every few when cells are small.
+fn row_labels(out: &mut String, cells: &Cells) {
+    let window = cells.window;
     let top_row = window.first_row + window.rows - 1;
-    let row_step = label_step(1, cell).max(if cell < 11.0 { 5 } else { 1 });
+    let row_step = label_step(1, cells.cell).max(if cells.cell < 11.0 { 5 } else { 1 });
     for j in 0..window.rows {
         let row = window.first_row + j;
         if !row.is_multiple_of(row_step) && j != 0 && row != top_row {
             continue;
         }
-        let (_, cy) = centre(0, j);
+        let (_, cy) = cells.centre(0, j);
         let _ = writeln!(
             out,
             r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{row}</text>"#,
-            left - 6.0,
+            cells.left - 6.0,
             cy + LABEL_SIZE * 0.35
         );
     }
+}
+
+/// Column numbers below the frame, in the frame's numbers; returns their
+/// baseline.
+fn column_labels(out: &mut String, cells: &Cells) -> f64 {
+    let window = cells.window;
     let widest = axis_label(&window.column(window.columns - 1))
         .chars()
         .count();
-    let step = label_step(widest, cell);
-    let label_y = top + h + LABEL_SIZE + 4.0;
+    let step = label_step(widest, cells.cell);
+    let label_y = cells.top + cells.size().1 + LABEL_SIZE + 4.0;
     // The first and last columns always, between them every `step`th; each
     // centred under its column but never past the picture's left edge, and
     // none touching the next.
     let placed_at = |k: u64, label: &str| {
-        let (cx, _) = centre(k, 0);
+        let (cx, _) = cells.centre(k, 0);
         let width = text_width(label, LABEL_SIZE);
         let start = (cx - width / 2.0).max(PAD);
         (start, start + width)
@@ -178,20 +246,7 @@ pub(super) fn draw_board(
             xml(&label)
         );
     }
-    // The last move: a triangle under its column.
-    let mut bottom = label_y + 4.0;
-    if let Some((c, _)) = game.last()
-        && let Some(k) = window.offset(c)
-    {
-        let (cx, _) = centre(k, 0);
-        let ty = label_y + 5.0;
-        let _ = writeln!(
-            out,
-            r#"<path class="last" d="M {cx:.1} {ty:.1} l 5 8 h -10 z"/>"#
-        );
-        bottom = ty + 10.0;
-    }
-    bottom
+    label_y
 }
 
 /// Whether counters of this size carry their player's mark.

@@ -1,3 +1,4 @@
+use super::excerpt::EXCERPT_SIDE;
 use super::*;
 use connectz::judge_bytes_with;
 

@@ -3,36 +3,38 @@
 
 use std::fmt::Write as _;
 
-use crate::perf::{Mark, SpeedRow, SpeedWorkload};
-use crate::{ClassReport, markup};
+use crate::facts::{Facts, SpeedFacts, WorkloadFacts};
+use crate::markup;
+use crate::perf::Mark;
 
-pub(super) fn speed_table(rows: &[SpeedRow], workloads: &[SpeedWorkload]) -> String {
+/// A candidate's speed table: each workload's result, its time and peak
+/// memory beside the reference's.
+pub(super) fn table(rows: &[SpeedFacts], workloads: &[WorkloadFacts]) -> String {
     let mut out = String::from(
         "<h3>Speed</h3>\n<table><thead><tr><th class=\"left\">workload</th><th class=\"left\">result</th><th>time</th><th>reference</th><th>ratio</th><th>peak MB</th><th>reference</th><th>ratio</th></tr></thead><tbody>\n",
     );
     for row in rows {
-        let w = &workloads[row.workload];
-        let result = match &row.candidate.verdict {
+        let w = &workloads[row.index];
+        let result = match &row.result {
             Mark::Ok => "<span class=\"ok\">ok</span>".to_string(),
             Mark::Wrong { expected, got } => {
                 format!("<span class=\"bad\">expected {expected}, got {got}</span>")
             }
             v => format!("<span class=\"bad\">{}</span>", v.name()),
         };
-        let mb =
-            |p: Option<u64>| p.map_or("–".into(), |p| format!("{:.1}", p as f64 / 1048576.0));
+        let mb = |p: Option<f64>| p.map_or("–".into(), |p| format!("{p:.1}"));
         let ratio = |r: Option<f64>| r.map_or("–".into(), |r| format!("{r:.2}×"));
         let _ = writeln!(
             out,
             "<tr><td class=\"left\" title=\"{}\">{}</td><td class=\"left\">{result}</td><td>{:.3} s</td><td>{:.3} s</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            markup(&w.about),
+            markup(w.about),
             w.name,
-            row.candidate.time.as_secs_f64(),
-            row.reference.time.as_secs_f64(),
-            ratio(row.time_ratio()),
-            mb(row.candidate.peak),
-            mb(row.reference.peak),
-            ratio(row.memory_ratio())
+            row.time_s,
+            row.reference_time_s,
+            ratio(row.time_ratio),
+            mb(row.peak_mb),
+            mb(row.reference_peak_mb),
+            ratio(row.memory_ratio)
         );
     }
     out.push_str("</tbody></table>\n");
@@ -41,7 +43,7 @@ pub(super) fn speed_table(rows: &[SpeedRow], workloads: &[SpeedWorkload]) -> Str
 
 /// The speed section: what each workload is, and a bar chart of every
 /// candidate's time ratio to the reference, on a log scale.
-pub(super) fn speed_section(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
+pub(super) fn section(facts: &Facts, workloads: &[WorkloadFacts]) -> String {
     let mut out = String::from(
         "<section id=\"speed\"><h2>Speed</h2>\n<p class=\"muted\">Each workload is run by the candidate and by the reference in turn, a few times; the bars are the candidate's median time over the reference's, on a log scale. A workload not finished right is drawn in orange at the time limit.</p>\n<ul>\n",
     );
@@ -50,27 +52,27 @@ pub(super) fn speed_section(class: &ClassReport, workloads: &[SpeedWorkload]) ->
             out,
             "<li><b>{}</b>: {} ({} bytes; code {})</li>",
             w.name,
-            markup(&w.about),
+            markup(w.about),
             w.bytes,
-            if w.expect.len() == 1 {
-                w.expect[0].to_string()
+            if w.expected.len() == 1 {
+                w.expected[0].to_string()
             } else {
                 "of each file".into()
             }
         );
     }
     out.push_str("</ul>\n");
-    out.push_str(&chart(class, workloads));
+    out.push_str(&chart(facts, workloads));
     out.push_str("</section>\n");
     out
 }
 
 /// A horizontal bar chart, one group of bars per workload.
-fn chart(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
-    let name_width = class
-        .graded
+fn chart(facts: &Facts, workloads: &[WorkloadFacts]) -> String {
+    let name_width = facts
+        .candidates
         .iter()
-        .map(|g| g.entry.name.chars().count())
+        .map(|c| c.name.chars().count())
         .max()
         .unwrap_or(8)
         .clamp(8, 40) as f64
@@ -80,18 +82,18 @@ fn chart(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
     let plot_w = 420.0;
     let value_w = 120.0;
     // Ratios: the largest finished one, or the limit over the reference.
-    let ratio_of = |row: &SpeedRow| -> (f64, bool) {
-        match row.time_ratio() {
+    let ratio_of = |row: &SpeedFacts| -> (f64, bool) {
+        match row.time_ratio {
             Some(r) => (r, true),
             None => (
-                class.limits.timeout.as_secs_f64() / row.reference.time.as_secs_f64().max(1e-3),
+                facts.limits.timeout_s / row.reference_time_s.max(1e-3),
                 false,
             ),
         }
     };
     let mut top = 1.0f64;
-    for g in &class.graded {
-        for row in g.perf.iter().flatten() {
+    for c in &facts.candidates {
+        for row in c.perf.iter().flatten() {
             top = top.max(ratio_of(row).0);
         }
     }
@@ -107,11 +109,11 @@ fn chart(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
             y - 6.0,
             markup(w.name)
         );
-        for g in &class.graded {
-            let Some(row) = g
+        for c in &facts.candidates {
+            let Some(row) = c
                 .perf
                 .as_ref()
-                .and_then(|rows| rows.iter().find(|r| r.workload == wi))
+                .and_then(|rows| rows.iter().find(|r| r.index == wi))
             else {
                 continue;
             };
@@ -121,9 +123,9 @@ fn chart(class: &ClassReport, workloads: &[SpeedWorkload]) -> String {
             let label = if finished {
                 format!("{ratio:.2}×")
             } else {
-                row.candidate.verdict.name().to_string()
+                row.result.name().to_string()
             };
-            let name: String = g.entry.name.chars().take(40).collect();
+            let name: String = c.name.chars().take(40).collect();
             let _ = writeln!(
                 body,
                 "<text class=\"muted\" x=\"0\" y=\"{:.1}\">{}</text><rect class=\"bar{}\" x=\"{x0:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{bar_h}\" rx=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",

@@ -1,4 +1,5 @@
-use super::*;
+use super::board::{base64, svg_size};
+use super::clauses::markdown;
 
 #[test]
 fn base64_matches_the_standard() {

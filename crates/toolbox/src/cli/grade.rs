@@ -1,11 +1,9 @@
-use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::{Context, Result};
-use connectz_check::{Candidate, Progress, corpus, shown};
-use connectz_grade::journal::Key;
-use connectz_grade::{self as grade, ClassReport, GradeSettings, perf};
+use connectz_check::Candidate;
+use connectz_grade::{self as grade, GradeSettings, perf};
 use connectz_sandbox as sandbox;
 
 use super::check::Common;
@@ -78,7 +76,31 @@ fn parse_scale(text: &str) -> std::result::Result<f64, String> {
 }
 
 pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
-    let entries = match &args.each {
+    let entries = candidates(&args)?;
+    let settings = settings(&args)?;
+    let sandbox = args.common.sandbox()?;
+    let output = grade::Output {
+        json: args.json,
+        junit: args.junit,
+        html: args.html,
+        resume: args.resume,
+        quiet: args.quiet,
+    };
+    let class = grade::grade_class(entries, &settings, &sandbox, &output);
+    // Interrupted: the handler is ending every run and removing the scratch
+    // folder, and exits with 130.
+    while sandbox::interrupted() {
+        std::thread::park();
+    }
+    let class = class?;
+    out.write_all(grade::text::report(&grade::Facts::of(&class)).as_bytes())?;
+    Ok(if class.all_passed() { 0 } else { 1 })
+}
+
+/// The candidates: of the manifest, or one per path of `--each`; each
+/// given the variables of `--env` and the paths of `--path`.
+fn candidates(args: &GradeArgs) -> Result<Vec<grade::Entry>> {
+    let mut entries = match &args.each {
         Some(template) => grade::each(template, &args.inputs)?,
         None => match &args.inputs[..] {
             [manifest] => grade::manifest(manifest)?,
@@ -99,11 +121,15 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
         .iter()
         .map(|p| connectz_check::path_entry(p, std::path::Path::new(".")))
         .collect::<std::result::Result<Vec<_>, String>>()?;
-    let mut entries = entries;
     for entry in &mut entries {
         entry.candidate.env.extend(env.iter().cloned());
         entry.candidate.paths.extend(paths.iter().cloned());
     }
+    Ok(entries)
+}
+
+/// How to grade, as the arguments say.
+fn settings(args: &GradeArgs) -> Result<GradeSettings> {
     let perf = if args.perf {
         Some(perf::PerfSettings {
             runs: args.perf_runs as usize,
@@ -113,7 +139,7 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
     } else {
         None
     };
-    let settings = GradeSettings {
+    Ok(GradeSettings {
         cases: args.common.cases,
         seed: args.common.seed,
         jobs: args.common.jobs(),
@@ -121,126 +147,7 @@ pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
         give_up: args.give_up as usize,
         perf,
         timeouts: args.common.timeouts(),
-    };
-    let sandbox = args.common.sandbox()?;
-    let quiet = args.quiet;
-    let journal = [&args.json, &args.junit, &args.html]
-        .into_iter()
-        .flatten()
-        .next()
-        .map(|p| grade::journal::path_beside(p));
-    if args.resume && journal.is_none() {
-        return Err(
-            "--resume takes the results kept beside the reports: give --json, --junit or --html"
-                .into(),
-        );
-    }
-    let corpus_cases = corpus();
-    let digest = grade::journal::digest(&corpus_cases);
-    let keys: HashMap<String, Key> = entries
-        .iter()
-        .map(|e| {
-            (
-                e.name.clone(),
-                Key::of(e, &settings, sandbox.limits(), sandbox.isolation(), digest),
-            )
-        })
-        .collect();
-    let (kept, todo) = match (args.resume, &journal) {
-        (true, Some(path)) => {
-            let (kept, todo, refused) = grade::journal::resume(path, entries, &keys);
-            // Said even with -q: results were not taken that might have been.
-            for r in refused {
-                eprintln!(
-                    "cz grade: {} line {}: {}{}; graded again",
-                    shown(path.as_os_str().as_encoded_bytes()),
-                    r.line,
-                    r.why,
-                    r.candidate.map_or(String::new(), |name| format!(
-                        " (candidate \"{}\")",
-                        shown(name)
-                    ))
-                );
-            }
-            (kept, todo)
-        }
-        _ => (Vec::new(), entries),
-    };
-    // The journal is written anew, under a new key: the results taken,
-    // then each new one.
-    let journal = match &journal {
-        Some(path) => Some(grade::journal::start(path, &kept).context(path.display().to_string())?),
-        None => None,
-    };
-    let resumed: Vec<_> = kept.into_iter().map(|(_, g)| g).collect();
-    if !quiet && !resumed.is_empty() {
-        eprintln!(
-            "cz grade: {} candidates taken from {}, {} to grade",
-            resumed.len(),
-            journal.as_ref().map_or(String::new(), |j| shown(
-                j.path().as_os_str().as_encoded_bytes()
-            )),
-            todo.len()
-        );
-    }
-    let planned = todo.len() as u64 * (corpus_cases.len() + settings.cases) as u64;
-    let progress = Progress::new(
-        planned,
-        todo.len(),
-        !quiet && std::io::stderr().is_terminal(),
-    );
-    let report = grade::grade(resumed, todo, &settings, &sandbox, &progress, |class, g| {
-        if let (Some(g), Some(journal)) = (g, &journal)
-            && let Some(key) = keys.get(&g.entry.name)
-            && let Err(e) = journal.append(key, g)
-        {
-            progress.println(&format!("cz grade: {}: {e}", journal.path().display()));
-        }
-        // Each candidate's result is written as soon as it is known: an
-        // interrupted grade leaves the reports of the candidates finished.
-        if let Err(e) = write_reports(&args, class, settings.cases) {
-            progress.println(&format!("cz grade: {e}"));
-        }
-        if let Some(g) = g.filter(|_| !quiet) {
-            progress.println(&format!(
-                "cz grade: [{}/{}] {}: {} defined failures, {} crashes, {} timeouts, {} memory breaches, {} impl notes ({:.1} s)",
-                class.graded.len(),
-                class.planned,
-                shown(&g.entry.name),
-                g.failures(),
-                g.crashes(),
-                g.timeouts(),
-                g.memory(),
-                g.notes(),
-                g.seconds
-            ));
-        }
-    });
-    progress.finish();
-    // Interrupted: the handler is ending every run and removing the scratch
-    // folder, and exits with 130.
-    while sandbox::interrupted() {
-        std::thread::park();
-    }
-    let report = report?;
-    out.write_all(grade::text::report(&report).as_bytes())?;
-    Ok(if report.all_passed() { 0 } else { 1 })
-}
-
-fn write_reports(args: &GradeArgs, report: &ClassReport, cases: usize) -> Result<()> {
-    let outputs = [
-        (&args.json, grade::json::report(report)),
-        (&args.html, grade::html::report(report)),
-        (&args.junit, grade::junit::report(report, cases)),
-    ];
-    for (path, text) in outputs {
-        if let Some(path) = path {
-            // Whole or not at all, never through a link planted beside it.
-            connectz_sandbox::files::write_whole(path, text.as_bytes(), 0o644)
-                .context(path.display().to_string())?;
-        }
-    }
-    Ok(())
+    })
 }
 
 /// The reference binary: the one given, else `connectz` beside `cz`.
