@@ -28,7 +28,8 @@
 //!
 //! **Its environment** is cleared, then `PATH` (the interpreter's `bin`
 //! first, then `/usr/local/bin:/usr/bin:/bin`), `HOME=/tmp`, `LANG=C.UTF-8`,
-//! and what the manifest names.
+//! one thread for numeric libraries' pools ([`THREAD_POOLS`]), and what the
+//! manifest names.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt;
@@ -92,6 +93,41 @@ impl Isolation {
                 "--isolation require: runs cannot be isolated here: {why}"
             )),
             (_, found) => Ok(found),
+        }
+    }
+
+    /// Adds to how a box holds what the machine shares that this machine
+    /// leaves unbounded: files in a box's tmpfs, when the supervisor at
+    /// `supervisor` cannot mount them with their files bounded here
+    /// ([`super::stage`]), and the file table, when one box of `processes`
+    /// processes could take more than half of it ([`super::shared`]).
+    pub(super) fn note_shared_tables(&mut self, supervisor: &Path, processes: u64) {
+        let Isolation::Bubblewrap { holds, .. } = self else {
+            return;
+        };
+        let probe = Command::new(supervisor)
+            .arg(super::SUPERVISE)
+            .arg(super::supervisor::PROBE_STAGE)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output();
+        match probe {
+            Ok(out) if out.status.success() => holds.push_str(&format!(
+                "; at most {} open files a process and {} files in each of its tmpfs",
+                super::OPEN_FILES,
+                super::stage::FILES
+            )),
+            Ok(out) => holds.push_str(&format!(
+                "; files in its tmpfs NOT bounded here ({})",
+                String::from_utf8_lossy(&out.stdout).trim()
+            )),
+            Err(e) => holds.push_str(&format!("; files in its tmpfs NOT bounded here ({e})")),
+        }
+        if super::shared::one_box_exceeds(processes) {
+            holds.push_str(&format!(
+                "; the machine's file table NOT bounded: one box of {processes} processes may open {} files, more than half of those free",
+                super::shared::files_per_box(processes)
+            ));
         }
     }
 
@@ -287,9 +323,18 @@ pub(super) struct BoxSpec<'a> {
     pub as_pid_1: bool,
 }
 
+/// The variables that size the thread pools of numeric libraries
+/// (OpenBLAS, OpenMP, MKL, NumExpr), set to one thread in a box.
+const THREAD_POOLS: [&str; 4] = [
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+];
+
 /// The box's fresh places and their share of its memory: `/tmp` half,
 /// `/var/tmp` and `/dev/shm` a quarter each.
-const PRIVATE: [(&str, u64); 3] = [("/tmp", 2), ("/var/tmp", 4), ("/dev/shm", 4)];
+pub(super) const PRIVATE: [(&str, u64); 3] = [("/tmp", 2), ("/var/tmp", 4), ("/dev/shm", 4)];
 
 impl BoxSpec<'_> {
     /// The command that runs this box: `bwrap` and its arguments.
@@ -312,6 +357,11 @@ impl BoxSpec<'_> {
         push(&[os("--setenv"), os("PATH"), &path]);
         push(&[os("--setenv"), os("HOME"), os("/tmp")]);
         push(&[os("--setenv"), os("LANG"), os("C.UTF-8")]);
+        // Numeric libraries start a thread a core unless told: each counts
+        // among the box's processes, and a judge of one file needs none.
+        for pool in THREAD_POOLS {
+            push(&[os("--setenv"), os(pool), os("1")]);
+        }
         for (name, value) in self.env {
             push(&[os("--setenv"), name, value]);
         }
@@ -436,7 +486,7 @@ pub(super) fn arity(option: &OsStr) -> Option<usize> {
         | "--clearenv" => 0,
         "--cap-drop" | "--dev" | "--proc" | "--tmpfs" | "--size" | "--remount-ro" | "--dir"
         | "--chdir" | "--info-fd" | "--seccomp" => 1,
-        "--setenv" | "--ro-bind" | "--symlink" => 2,
+        "--setenv" | "--ro-bind" | "--bind" | "--symlink" => 2,
         _ => return None,
     })
 }

@@ -40,6 +40,7 @@ pub mod isolation;
 pub mod program;
 mod run;
 pub mod seccomp;
+pub mod shared;
 mod stage;
 mod supervisor;
 
@@ -47,7 +48,7 @@ pub use isolation::{INBOX, Isolation, Wanted};
 pub use program::Program;
 pub use run::{Ended, Execution, Limits, memory_reached};
 use run::{not_started, read_report};
-pub use supervisor::supervise;
+pub use supervisor::{OPEN_FILES, supervise};
 
 /// The hidden subcommand under which `cz` supervises one run.
 pub const SUPERVISE: &str = "__supervise";
@@ -176,6 +177,8 @@ impl Sandbox {
         };
         // Absolute: runs in other folders name their files by it.
         let scratch = own_folder(&std::path::absolute(within)?, mode)?;
+        let mut isolation = isolation;
+        isolation.note_shared_tables(&supervisor, limits.processes);
         if let Ok(mut dirs) = SCRATCH.lock() {
             dirs.push(scratch.clone());
         }

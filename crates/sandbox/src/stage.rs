@@ -1,18 +1,31 @@
-//! What a box of a user of its own is given, made reachable to that user.
+//! The supervisor's own mount namespace, made for one box before
+//! bubblewrap starts: the box's fresh places and, for a box of a user of
+//! its own, what it is given, staged where that user reaches it.
 //!
-//! When the grader is root, bubblewrap runs as the box's own unprivileged
-//! user ([`super::isolation::BOX_UID_BASE`]), and finds the folders it
-//! binds as that user: one under a folder it may not enter (a pyenv under
-//! `/root`, mode 0700; the grader's scratch folder, 0700) would be refused.
-//! So the supervisor, still root, enters a mount namespace of its own
-//! (private: nothing it mounts is seen outside it, and it ends with the
-//! supervisor and its box), mounts a small tmpfs on a folder of its own
-//! (`/run/cz-stage-PID`, mode 0755), binds there each source the box is
-//! given, and has bubblewrap bind it from there. Only the folder itself is
-//! made on the host, and removed at the end; the sources keep their own
-//! modes, so the box reads what others may read, and nothing more. A box
-//! whose sources the user reaches already (a candidate's folder of mode
-//! 0755 on the way) is started without staging.
+//! **Fresh places with their files bounded.** A box's `/tmp`, `/var/tmp`
+//! and `/dev/shm` are tmpfs of their own, sized from its memory; but an
+//! empty file costs an inode, not a block, and bubblewrap cannot bound a
+//! tmpfs's inodes: a run could make files without end and fill the
+//! kernel's memory with their inodes. So the supervisor mounts each itself,
+//! with `nr_inodes` set ([`FILES`]) beside its size, and has bubblewrap bind
+//! it in place of its own `--tmpfs`. As root it enters a mount namespace
+//! of its own; as an ordinary user, a user namespace of its own (mapping
+//! only itself) and a mount namespace in it: either is private, nothing
+//! mounted in it is seen outside, and it ends with the supervisor and its
+//! box.
+//!
+//! **Staging.** When the grader is root, bubblewrap runs as the box's own
+//! unprivileged user ([`super::isolation::BOX_UID_BASE`]), and finds the
+//! folders it binds as that user: one under a folder it may not enter (a
+//! pyenv under `/root`, mode 0700; the grader's scratch folder, 0700) would
+//! be refused. So each source the box is given that the user cannot reach
+//! is bound into the namespace's staging folder (`/run/cz-stage-PID`,
+//! mode 0755), and bubblewrap binds it from there. The sources keep their
+//! own modes, so the box reads what others may read, and nothing more.
+//!
+//! Only the staging folder itself is made on the host (`/run/cz-stage-PID`
+//! as root, a folder beside the run's files in the grader's scratch folder
+//! otherwise), and removed at the end.
 
 use std::ffi::OsString;
 use std::fs;
@@ -20,11 +33,18 @@ use std::path::{Path, PathBuf};
 
 use nix::mount::{MntFlags, MsFlags, mount, umount2};
 use nix::sched::{CloneFlags, unshare};
+use nix::unistd::{getegid, geteuid};
 
-use super::isolation::arity;
+use super::isolation::{PRIVATE, arity};
 use super::program::in_system;
 
-/// A staging folder in use, removed when dropped.
+/// Files (inodes) each of a box's fresh places may hold: far more than a
+/// judge of one game file makes, and a bound on the kernel memory a run
+/// can take with empty files.
+pub const FILES: u64 = 4096;
+
+/// The supervisor's namespace for one box, its staging folder removed when
+/// dropped.
 pub(super) struct Stage {
     dir: PathBuf,
 }
@@ -32,21 +52,63 @@ pub(super) struct Stage {
 /// The prefix of staging folders' names, before the supervisor's pid.
 const PREFIX: &str = "cz-stage-";
 
+/// A box whose fresh places hold at most this many files, in a namespace
+/// made for it, could be made; else why not.
+pub(super) fn probe() -> Result<(), String> {
+    let root = geteuid().is_root();
+    let near = std::env::temp_dir();
+    let mut args: Vec<OsString> = ["--size", "1048576", "--tmpfs", "/tmp", "--", "true"]
+        .map(OsString::from)
+        .to_vec();
+    let stage = Stage::new(&mut args, root, false, &near)?;
+    let made = stage.dir.join("0");
+    let ok = args[..3]
+        == [
+            OsString::from("--bind"),
+            made.into_os_string(),
+            "/tmp".into(),
+        ];
+    let files = fs::read_to_string("/proc/self/mountinfo")
+        .map(|m| m.lines().any(|l| l.contains(&format!("nr_inodes={FILES}"))))
+        .unwrap_or(false);
+    drop(stage);
+    match ok && files {
+        true => Ok(()),
+        false => Err("its tmpfs were not mounted with their files bounded".into()),
+    }
+}
+
 impl Stage {
-    /// Enters a private mount namespace and stages the source of every
-    /// `--ro-bind` of bubblewrap's arguments `args` (up to `--`) that the
-    /// box's user cannot reach ([`reachable`]), rewriting it to its staged
-    /// path; `None`, and nothing done, when it reaches them all. Must be
-    /// called while this process has one thread.
+    /// Enters a private mount namespace (in a user namespace of its own
+    /// when not `root`), mounts each fresh place of bubblewrap's arguments
+    /// `args` (up to `--`) with its size and its files bounded, rewriting
+    /// `--size N --tmpfs PLACE` to `--bind MOUNTED PLACE`, and, for a box
+    /// of its own user (`own_user`), stages each source the box's user
+    /// cannot reach ([`reachable`]). Its folder is made in `/run` as root,
+    /// else in `near`. Must be called while this process has one thread.
     ///
     /// # Errors
-    /// The namespace, the folder or a bind cannot be made: why (the
+    /// A namespace, a folder, a mount or a bind cannot be made: why (the
     /// arguments may then be half rewritten: do not use them).
-    pub(super) fn new(args: &mut [OsString]) -> Result<Option<Stage>, String> {
-        if sources(args).all(|(_, source)| reachable(&source)) {
-            return Ok(None);
+    pub(super) fn new(
+        args: &mut Vec<OsString>,
+        root: bool,
+        own_user: bool,
+        near: &Path,
+    ) -> Result<Stage, String> {
+        if root {
+            unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("mount namespace: {e}"))?;
+        } else {
+            let (uid, gid) = (geteuid(), getegid());
+            unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS)
+                .map_err(|e| format!("user namespace: {e}"))?;
+            // Only itself, mapped to itself: no other user's files and no
+            // other group become its own.
+            fs::write("/proc/self/setgroups", "deny")
+                .and_then(|()| fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")))
+                .and_then(|()| fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")))
+                .map_err(|e| format!("user namespace: {e}"))?;
         }
-        unshare(CloneFlags::CLONE_NEWNS).map_err(|e| format!("mount namespace: {e}"))?;
         mount(
             None::<&str>,
             "/",
@@ -55,28 +117,66 @@ impl Stage {
             None::<&str>,
         )
         .map_err(|e| format!("private mounts: {e}"))?;
-        let base = if Path::new("/run").is_dir() {
-            PathBuf::from("/run")
-        } else {
-            std::env::temp_dir()
+        let base = match root {
+            true if Path::new("/run").is_dir() => PathBuf::from("/run"),
+            true => std::env::temp_dir(),
+            false => near.to_path_buf(),
         };
-        super::cgroup::sweep(&base, PREFIX);
+        if root {
+            super::cgroup::sweep(&base, PREFIX);
+        }
         let dir = base.join(format!("{PREFIX}{}", std::process::id()));
         let _ = fs::remove_dir(&dir);
         fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let stage = Stage { dir };
-        mount(
-            Some("tmpfs"),
-            &stage.dir,
-            Some("tmpfs"),
-            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-            Some("mode=0755,size=1m"),
-        )
-        .map_err(|e| format!("staging tmpfs: {e}"))?;
+        tmpfs(&stage.dir, "mode=0755,size=1m,nr_inodes=1024")?;
+        stage.fresh_places(args)?;
+        if own_user {
+            stage.stage_sources(args)?;
+        }
+        Ok(stage)
+    }
+
+    /// Mounts each `--size N --tmpfs PLACE` of `args` that is a fresh
+    /// place of the box's, with its files bounded, and binds it instead.
+    fn fresh_places(&self, args: &mut Vec<OsString>) -> Result<(), String> {
+        let mut at = 0;
+        let mut n = 0;
+        while at < args.len() && args[at] != "--" {
+            let Some(count) = arity(&args[at]) else {
+                break;
+            };
+            let place = args.get(at + 3).map(Path::new);
+            let fresh = place.is_some_and(|p| PRIVATE.iter().any(|(f, _)| Path::new(f) == p));
+            if args[at] == "--size" && args.get(at + 2).is_some_and(|a| a == "--tmpfs") && fresh {
+                let size = args[at + 1].to_string_lossy().into_owned();
+                let mounted = self.dir.join(n.to_string());
+                n += 1;
+                fs::create_dir(&mounted).map_err(|e| format!("{}: {e}", mounted.display()))?;
+                tmpfs(
+                    &mounted,
+                    &format!("mode=1777,size={size},nr_inodes={FILES}"),
+                )?;
+                let place = args[at + 3].clone();
+                args.splice(
+                    at..at + 4,
+                    ["--bind".into(), mounted.into_os_string(), place],
+                );
+                at += 3;
+                continue;
+            }
+            at += 1 + count;
+        }
+        Ok(())
+    }
+
+    /// Binds each `--ro-bind` source of `args` (up to `--`) that the box's
+    /// user cannot reach into the staging folder, and names it instead.
+    fn stage_sources(&self, args: &mut [OsString]) -> Result<(), String> {
         let unreachable: Vec<(usize, PathBuf)> =
             sources(args).filter(|(_, s)| !reachable(s)).collect();
         for (n, (at, source)) in unreachable.into_iter().enumerate() {
-            let place = stage.dir.join(n.to_string());
+            let place = self.dir.join(format!("s{n}"));
             if source.is_dir() {
                 fs::create_dir(&place)
             } else {
@@ -93,8 +193,21 @@ impl Stage {
             .map_err(|e| format!("staging {}: {e}", source.display()))?;
             args[at] = place.into_os_string();
         }
-        Ok(Some(stage))
+        Ok(())
     }
+}
+
+/// Mounts a tmpfs of `options` on `at`, with no device or set-user-id
+/// file honoured in it.
+fn tmpfs(at: &Path, options: &str) -> Result<(), String> {
+    mount(
+        Some("tmpfs"),
+        at,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(options),
+    )
+    .map_err(|e| format!("tmpfs at {}: {e}", at.display()))
 }
 
 /// Each `--ro-bind` source of `args` (up to `--`) outside the system's

@@ -43,6 +43,14 @@ use super::stage::Stage;
 mod times;
 use times::{Times, own_time, tree_cpu};
 
+/// The supervisor's argument that asks only whether a box's namespace
+/// (its fresh places with their files bounded) can be made here.
+pub(super) const PROBE_STAGE: &str = "probe-stage";
+
+/// Descriptors a run's process may hold open at once (`RLIMIT_NOFILE`),
+/// as isolate gives a box.
+pub const OPEN_FILES: u64 = 64;
+
 /// How often a run's times are read.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -57,6 +65,9 @@ static GROUPS: Mutex<Option<BoxGroup>> = Mutex::new(None);
 /// The run's staging folder, if it has one, for the termination handler
 /// to remove.
 static STAGE: Mutex<Option<Stage>> = Mutex::new(None);
+
+/// Why the run's namespace could not be made, if it could not.
+static UNSTAGED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// Ends the run and all it started, and removes its control group; the
 /// termination handler and the end of a run may call it at once, and the
@@ -93,22 +104,46 @@ pub(super) fn close_inherited() {
 /// its parent's death, which sends it SIGTERM), it ends the run and all it
 /// started first.
 pub fn supervise(args: &[OsString]) -> ! {
-    close_inherited();
-    // As root, a box of its own user's has what it is given staged, in a
-    // mount namespace of this process's, made while it has one thread.
-    let mut args = args.to_vec();
-    let staged = own_user_box(&args).then(|| {
-        let mut rewritten = args.clone();
-        Stage::new(&mut rewritten[9..]).map(|stage| (stage, rewritten))
-    });
-    match staged {
-        Some(Ok((stage, rewritten))) => {
-            args = rewritten;
-            *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = stage;
+    if args.first().is_some_and(|a| a == PROBE_STAGE) {
+        // Whether a box's namespace can be made here, for the isolation
+        // line: said on standard output, and by the exit status.
+        match super::stage::probe() {
+            Ok(()) => std::process::exit(0),
+            Err(why) => {
+                println!("{why}");
+                std::process::exit(1);
+            }
         }
-        // Not staged: the box runs as root without capabilities.
-        Some(Err(_)) => args[7] = "boxed".into(),
-        None => {}
+    }
+    close_inherited();
+    // A box gets a mount namespace of this process's, made while it has
+    // one thread: its fresh places with their files bounded and, as root,
+    // what a box of its own user is given staged.
+    let mut args = args.to_vec();
+    if args.get(7).is_some_and(|m| m != "plain") && args.len() > 9 {
+        let root = nix::unistd::geteuid().is_root();
+        let own_user = own_user_box(&args);
+        let near = args
+            .get(6)
+            .and_then(|report| Path::new(report).parent())
+            .map_or_else(std::env::temp_dir, Path::to_path_buf);
+        let mut rewritten = args[9..].to_vec();
+        match Stage::new(&mut rewritten, root, own_user, &near) {
+            Ok(stage) => {
+                args.truncate(9);
+                args.extend(rewritten);
+                *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(stage);
+            }
+            // Not staged: a box of its own user runs as root without
+            // capabilities; its fresh places are bubblewrap's own, and the
+            // report says that their files were not bounded.
+            Err(why) => {
+                if own_user {
+                    args[7] = "boxed".into();
+                }
+                UNSTAGED.get_or_init(|| why);
+            }
+        }
     }
     let args = &args[..];
     let _ = set_pdeathsig(Signal::SIGTERM);
@@ -218,10 +253,10 @@ fn supervise_run(
         let (info, inherited) = box_arguments(&mut command, &plan)?;
         (Some(info), inherited)
     } else {
+        command.args(&plan.args);
         (None, Vec::new())
     };
     command
-        .args(&plan.args)
         .stdin(input)
         .stdout(out)
         .stderr(err)
@@ -286,6 +321,11 @@ fn limit_run(plan: &SupervisedRun) -> Result<(), String> {
     setrlimit(Resource::RLIMIT_FSIZE, plan.output, plan.output)
         .map_err(|e| format!("file size limit: {e}"))?;
     setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("core limit: {e}"))?;
+    // Descriptors, as isolate gives a box: what a judge of one file needs,
+    // and a bound on the machine's file table that a run shares with every
+    // process (docs/toolbox.md says why and what else bounds it).
+    setrlimit(Resource::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES)
+        .map_err(|e| format!("open-file limit: {e}"))?;
     if !plan.timeout.is_zero() {
         let net = plan.timeout.as_secs() * 2 + 2;
         setrlimit(Resource::RLIMIT_CPU, net, net + 1)
@@ -310,20 +350,28 @@ fn run_files(plan: &SupervisedRun) -> Result<(Stdio, Stdio, Stdio), String> {
     Ok((input, out, err.into()))
 }
 
-/// The arguments and descriptors bubblewrap is started with, beyond the
-/// box's own: the pipe of the box's first pid (its two ends) and the
-/// descriptors the run inherits, to be closed once it is started.
+/// Bubblewrap's arguments and descriptors: the box's own arguments
+/// (`plan.args`) and the descriptors of its first pid and its system-call
+/// filter, given to bubblewrap on a descriptor (`--args`), not on its
+/// command line: the box's first process is bubblewrap's, and its command
+/// line is what `/proc/1/cmdline` shows in the box, which must name no
+/// path or process of the grader's. Its environment is emptied for the
+/// same reason (`/proc/1/environ`). Returns the pipe of the box's first
+/// pid (its two ends) and the descriptors bubblewrap inherits, to be
+/// closed once it is started.
 fn box_arguments(
     command: &mut Command,
     plan: &SupervisedRun,
 ) -> Result<((OwnedFd, OwnedFd), Vec<OwnedFd>), String> {
     // Bubblewrap writes the box's first pid on an inherited descriptor,
     // and closes it in the box; it reads the box's system-call filter from
-    // another.
+    // another, and its arguments from a third.
     let mut inherited = Vec::new();
+    let mut words: Vec<OsString> = Vec::new();
     let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
     fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
-    command.arg("--info-fd").arg(write.as_raw_fd().to_string());
+    words.push("--info-fd".into());
+    words.push(write.as_raw_fd().to_string().into());
     if let Some(filter) = super::seccomp::filter() {
         let (filter_read, filter_write) =
             nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
@@ -333,11 +381,26 @@ fn box_arguments(
         let mut feed = fs::File::from(filter_write);
         std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
         drop(feed);
-        command
-            .arg("--seccomp")
-            .arg(filter_read.as_raw_fd().to_string());
+        words.push("--seccomp".into());
+        words.push(filter_read.as_raw_fd().to_string().into());
         inherited.push(filter_read);
     }
+    // The options go on the descriptor; the command after `--` stays on
+    // the command line, as bubblewrap wants it: the box's own program,
+    // its arguments and game file as the box names them.
+    let command_at = plan
+        .args
+        .iter()
+        .position(|word| word == "--")
+        .unwrap_or(plan.args.len());
+    words.extend(plan.args[..command_at].iter().cloned());
+    let args = arguments_file(&words)?;
+    command
+        .env_clear()
+        .arg("--args")
+        .arg(args.as_raw_fd().to_string())
+        .args(&plan.args[command_at..]);
+    inherited.push(args);
     if plan.own_user {
         let id = BOX_UID_BASE + std::process::id();
         command.uid(id).gid(id);
@@ -345,6 +408,26 @@ fn box_arguments(
     // Bubblewrap's folder (it changes to the box's own).
     command.current_dir("/");
     Ok(((read, write), inherited))
+}
+
+/// A file of `words`, each ended by a NUL, as bubblewrap's `--args` reads
+/// them: an anonymous file in memory (no size limit of a pipe's, no name
+/// on a disk), its descriptor inherited and read from its start.
+fn arguments_file(words: &[OsString]) -> Result<OwnedFd, String> {
+    use std::io::{Seek, SeekFrom, Write};
+    use std::os::unix::ffi::OsStrExt;
+    let fd = nix::sys::memfd::memfd_create("cz-box-args", nix::sys::memfd::MFdFlags::empty())
+        .map_err(|e| format!("arguments: {e}"))?;
+    let mut file = fs::File::from(fd);
+    let mut bytes = Vec::new();
+    for word in words {
+        bytes.extend_from_slice(word.as_bytes());
+        bytes.push(0);
+    }
+    file.write_all(&bytes)
+        .and_then(|()| file.seek(SeekFrom::Start(0)).map(drop))
+        .map_err(|e| format!("arguments: {e}"))?;
+    Ok(OwnedFd::from(file))
 }
 
 /// How a run went while it was watched.
@@ -441,6 +524,9 @@ fn account(report: &mut String, timeout: Duration, watched: &Watched, usage: &Us
     }
     if usage.oom {
         report.push_str("box-oom=1\n");
+    }
+    if let Some(why) = UNSTAGED.get() {
+        report.push_str(&format!("files-unbounded={}\n", why.replace('\n', " ")));
     }
     report.push_str(&format!("cpu-us={}\n", cpu.as_micros()));
     report.push_str(&format!("elapsed-us={}\n", watched.elapsed.as_micros()));

@@ -30,8 +30,11 @@ pub struct Common {
     /// Runs at a time (default: one more than the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
-    /// Processes one run may hold at once (in its box).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    /// Processes one run may hold at once, in its box, each thread counted:
+    /// a shell wrapper and an interpreter, and room to spare (a JVM or
+    /// Node.js needs more). Fewer boxes run at once when the machine's
+    /// file table could not hold what many such boxes may open.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub processes: u64,
     /// Isolation of each run: auto (a box of bubblewrap's when it works
     /// here, else none, and the report says so), require (refuse to run
@@ -46,9 +49,25 @@ pub struct Common {
 }
 
 impl Common {
-    /// Runs at a time.
+    /// Runs at a time: as asked (else one more than the cores), but no
+    /// more boxes than the machine's file table holds at once
+    /// (`sandbox::shared::boxes_at_once`); a lowered `--jobs` is said.
     pub fn jobs(&self) -> usize {
-        self.jobs.map_or_else(default_jobs, |j| j as usize)
+        let wanted = self.jobs.map_or_else(default_jobs, |j| j as usize);
+        let Some(most) = sandbox::shared::boxes_at_once(self.processes) else {
+            return wanted;
+        };
+        if self.jobs.is_some() && most < wanted {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                eprintln!(
+                    "cz: {most} runs at a time, not {wanted}: a box of {} processes may hold {} of the machine's open files, and all boxes together at most half of those free",
+                    self.processes,
+                    sandbox::shared::files_per_box(self.processes)
+                );
+            });
+        }
+        wanted.min(most)
     }
 
     /// A sandbox with these limits.
