@@ -46,8 +46,77 @@ pub fn append_to(path: &Path) -> io::Result<fs::File> {
         .open(path)
 }
 
+/// The first file or folder under `dir` (itself included) that a user
+/// who owns none of it could not use, with its mode: a folder others may
+/// not list and enter, or a file others may not read. Links are not
+/// followed (the box resolves them itself); at most [`WALKED`] entries are
+/// looked at. `None` when others may use all of it.
+pub fn first_closed_to_others(dir: &Path) -> Option<(std::path::PathBuf, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut pending = vec![dir.to_path_buf()];
+    let mut walked = 0;
+    while let Some(path) = pending.pop() {
+        walked += 1;
+        if walked > WALKED {
+            return None;
+        }
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let mode = meta.permissions().mode() & 0o7777;
+        if meta.is_dir() {
+            if mode & 0o005 != 0o005 {
+                return Some((path, mode));
+            }
+            if let Ok(entries) = fs::read_dir(&path) {
+                let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+                entries.sort_unstable_by(|a, b| b.cmp(a));
+                pending.extend(entries);
+            }
+        } else if meta.is_file() && mode & 0o004 == 0 {
+            return Some((path, mode));
+        }
+    }
+    None
+}
+
+/// Entries of a candidate's folder looked at for [`first_closed_to_others`].
+const WALKED: usize = 20_000;
+
 #[cfg(test)]
 mod tests {
+    /// A folder others may use whole is open; one of mode 0700, a folder
+    /// in it of mode 0750 or a file of mode 0600 is the first found, with
+    /// its mode.
+    #[test]
+    fn the_first_file_closed_to_others_is_found() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("cz-closed-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("lib")).unwrap();
+        fs::write(dir.join("lib/rules.py"), "").unwrap();
+        fs::write(dir.join("main.py"), "").unwrap();
+        let set =
+            |p: &Path, mode: u32| fs::set_permissions(p, fs::Permissions::from_mode(mode)).unwrap();
+        set(&dir, 0o755);
+        set(&dir.join("lib"), 0o755);
+        set(&dir.join("lib/rules.py"), 0o644);
+        set(&dir.join("main.py"), 0o644);
+        assert_eq!(first_closed_to_others(&dir), None);
+        set(&dir.join("lib/rules.py"), 0o600);
+        assert_eq!(
+            first_closed_to_others(&dir),
+            Some((dir.join("lib/rules.py"), 0o600))
+        );
+        set(&dir.join("lib"), 0o750);
+        assert_eq!(first_closed_to_others(&dir), Some((dir.join("lib"), 0o750)));
+        set(&dir, 0o700);
+        assert_eq!(first_closed_to_others(&dir), Some((dir.clone(), 0o700)));
+        set(&dir, 0o755);
+        set(&dir.join("lib"), 0o755);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 

@@ -9,15 +9,18 @@
 # queue IPC, so no run leaves state for the next).
 # Requests on standard input, one per line: CASE TAB LIMIT_US.
 # Replies on standard output: the run's pid, then, when it has ended,
-#   STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN
-# and that many bytes of its standard output and error.
+#   STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN UNCLEAN
+# and that many bytes of its standard output and error; UNCLEAN is 1 when
+# the box's /tmp, /var/tmp or /dev/shm could not be made fresh again after
+# the run (its mode restored, emptied), and the server must not serve again.
 # A run's standard input is /dev/null, its output and error go to files
 # of this server's, and it holds no other descriptor. Its time is held to
 # LIMIT_US as cz's supervisor holds a fresh run's: the CPU time of every
 # process it ran (orphans too), and its own time (wall-clock time less the
 # time it waited for a core). After each run, its process group and any
 # process it left behind (this server is their subreaper) are killed and
-# reaped, and in a box its /tmp, /var/tmp and /dev/shm are emptied.
+# reaped, and in a box its /tmp, /var/tmp and /dev/shm are made fresh again:
+# their modes restored, emptied, and checked.
 #
 # Nothing of the candidate's runs in this server, only in its runs: cz
 # starts it with -I (no script folder or PYTHONPATH on its path), and with
@@ -138,6 +141,21 @@ def tree_cpu(me):
             if p <= 1:
                 break
     return total / TICKS
+
+
+def fresh(place):
+    """Makes a box's fresh place fresh again: its mode as the box made it
+    (a run may have changed it: 0555 would keep its files), then empty.
+    True when it is both; else the next run would not find it fresh."""
+    try:
+        os.chmod(place, 0o1777)
+    except OSError:
+        pass
+    empty(place)
+    try:
+        return os.listdir(place) == [] and os.stat(place).st_mode & 0o7777 == 0o1777
+    except OSError:
+        return False
 
 
 def empty(folder):
@@ -333,16 +351,18 @@ def main():
         os.write(1, b"%d\n" % pid)
         status, usage, elapsed, seen, timed_out = wait(pid, limit, boxed)
         left = clean_up(pid, boxed)
+        unclean = 0
         if boxed:
             for place in ("/tmp", "/var/tmp", "/dev/shm"):
-                empty(place)
+                if not fresh(place):
+                    unclean = 1
         stdout, stderr = read_back(out), read_back(err)
         # The run's, its reaped children's, and what it left behind.
         cpu = max(usage.ru_utime + usage.ru_stime + left, seen)
         timed_out = timed_out or cpu >= limit
-        head = b"%d %d %d %d %d %d %d\n" % (
+        head = b"%d %d %d %d %d %d %d %d\n" % (
             status, usage.ru_maxrss, int(cpu * 1e6), int(elapsed * 1e6),
-            1 if timed_out else 0, len(stdout), len(stderr))
+            1 if timed_out else 0, len(stdout), len(stderr), unclean)
         os.write(1, head)
         for data in (stdout, stderr):
             while data:

@@ -111,8 +111,9 @@ enum Reply {
     /// A run started.
     Started,
     /// It ended: its raw wait status, peak resident memory in KiB, CPU and
-    /// wall-clock time in microseconds, whether its time ran out, and what
-    /// it wrote.
+    /// wall-clock time in microseconds, whether its time ran out, what it
+    /// wrote, and whether the box's fresh places could not be made fresh
+    /// again after it.
     Ended {
         status: i64,
         peak_kb: u64,
@@ -121,6 +122,7 @@ enum Reply {
         timed_out: bool,
         stdout: Vec<u8>,
         stderr: Vec<u8>,
+        unclean: bool,
     },
 }
 
@@ -205,8 +207,8 @@ impl Servers {
 }
 
 /// Reads the server's replies: a line `PID` when a run starts; a line
-/// `STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN` and that
-/// many bytes of output and error when it ends. Ends at the first reply
+/// `STATUS PEAK_KB CPU_US ELAPSED_US TIMED_OUT OUT_LEN ERR_LEN UNCLEAN` and
+/// that many bytes of output and error when it ends. Ends at the first reply
 /// out of form or past `most` bytes of output.
 fn read_replies(stdout: impl Read, most: u64, tx: mpsc::Sender<Reply>) {
     let mut reader = BufReader::new(stdout);
@@ -223,9 +225,16 @@ fn read_replies(stdout: impl Read, most: u64, tx: mpsc::Sender<Reply>) {
             .collect();
         let reply = match fields[..] {
             [_pid] => Reply::Started,
-            [status, peak_kb, cpu_us, elapsed_us, timed_out, out, err]
-                if out <= most && err <= most =>
-            {
+            [
+                status,
+                peak_kb,
+                cpu_us,
+                elapsed_us,
+                timed_out,
+                out,
+                err,
+                unclean,
+            ] if out <= most && err <= most => {
                 let mut bytes = |n: u64| {
                     let mut b = Vec::new();
                     (&mut reader).take(n).read_to_end(&mut b).ok()?;
@@ -242,6 +251,7 @@ fn read_replies(stdout: impl Read, most: u64, tx: mpsc::Sender<Reply>) {
                     timed_out: timed_out != 0,
                     stdout,
                     stderr,
+                    unclean: unclean != 0,
                 }
             }
             _ => return,
@@ -321,14 +331,16 @@ impl Server {
     }
 
     /// Runs the script on `file` (given to the box as case `n`) within
-    /// `timeout`; `None` when the server failed (then stop it).
+    /// `timeout`, and says whether the box could not be made fresh again
+    /// after it (then stop the server); `None` when the server failed (then
+    /// stop it).
     pub(super) fn run(
         &mut self,
         file: &Path,
         n: u64,
         timeout: Duration,
         limits: Limits,
-    ) -> Option<Execution> {
+    ) -> Option<(Execution, bool)> {
         let (path, linked) = if self.boxed {
             let name = format!("case-{n}.txt");
             let link = self.inbox.join(&name);
@@ -350,7 +362,7 @@ impl Server {
         let kills = |group: &Option<PathBuf>| group.as_deref().map(super::cgroup::oom_kills);
         let before = kills(&self.memory_group);
         let mut ran = self.ask(&path, timeout, limits);
-        if let (Some(run), Some(before), Some(after)) =
+        if let (Some((run, _)), Some(before), Some(after)) =
             (ran.as_mut(), before, kills(&self.memory_group))
             && after > before
         {
@@ -362,7 +374,7 @@ impl Server {
         ran
     }
 
-    fn ask(&mut self, path: &Path, timeout: Duration, limits: Limits) -> Option<Execution> {
+    fn ask(&mut self, path: &Path, timeout: Duration, limits: Limits) -> Option<(Execution, bool)> {
         let path = path.to_str()?;
         if path.contains(['\t', '\n']) {
             return None;
@@ -384,6 +396,7 @@ impl Server {
             timed_out,
             stdout,
             stderr,
+            unclean,
         } = reply
         else {
             return None;
@@ -397,7 +410,7 @@ impl Server {
         };
         let peak_memory = Some(peak_kb * 1024);
         let elapsed = Duration::from_micros(elapsed_us).min(start.elapsed());
-        Some(Execution {
+        let run = Execution {
             memory_exceeded: super::memory_reached(&ended, peak_memory, limits),
             ended,
             stdout,
@@ -405,7 +418,8 @@ impl Server {
             elapsed,
             cpu: Duration::from_micros(cpu_us),
             peak_memory,
-        })
+        };
+        Some((run, unclean))
     }
 
     /// Ends the server: closes its requests, waits a moment for it to

@@ -131,6 +131,24 @@ impl Isolation {
         }
     }
 
+    /// Names, in how a box holds, the installed copies of the reference
+    /// hidden from it.
+    pub(super) fn note_hidden(&mut self, hidden: &[PathBuf]) {
+        let Isolation::Bubblewrap { holds, .. } = self else {
+            return;
+        };
+        if let Some(at) = holds.find("; the reference hidden from it:") {
+            holds.truncate(at);
+        }
+        if !hidden.is_empty() {
+            let names: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
+            holds.push_str(&format!(
+                "; the reference hidden from it: {}",
+                names.join(", ")
+            ));
+        }
+    }
+
     /// True when runs are in a box.
     pub fn isolated(&self) -> bool {
         matches!(self, Isolation::Bubblewrap { .. })
@@ -302,6 +320,9 @@ pub(super) struct BoxSpec<'a> {
     pub path_first: Vec<PathBuf>,
     /// Variables beyond the box's own.
     pub env: &'a [(OsString, OsString)],
+    /// Installed copies of the reference it must not see: an empty
+    /// read-only folder over each package, `/dev/null` over each program.
+    pub hidden: Vec<PathBuf>,
     /// Files and folders given to it, each bound read-only at its path in
     /// the box (under [`INBOX`]).
     pub given: Vec<(PathBuf, OsString)>,
@@ -418,6 +439,14 @@ impl BoxSpec<'_> {
         if !held {
             push(&[os("--dir"), dir.as_os_str()]);
         }
+        for hidden in &self.hidden {
+            if hidden.is_dir() {
+                push(&[os("--size"), os("4096"), os("--tmpfs"), hidden.as_os_str()]);
+                push(&[os("--remount-ro"), hidden.as_os_str()]);
+            } else {
+                push(&[os("--ro-bind"), os("/dev/null"), hidden.as_os_str()]);
+            }
+        }
         for way in &ways {
             push(&[os("--remount-ro"), way.as_os_str()]);
         }
@@ -502,6 +531,7 @@ mod tests {
             own: own.iter().map(PathBuf::from).collect(),
             path_first: Vec::new(),
             env: &[],
+            hidden: Vec::new(),
             given: Vec::new(),
             inbox: None,
             processes: 64,

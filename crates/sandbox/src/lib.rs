@@ -38,13 +38,14 @@ pub mod files;
 pub mod forkserver;
 pub mod isolation;
 pub mod program;
+pub mod reference;
 mod run;
 pub mod seccomp;
 pub mod shared;
 mod stage;
 mod supervisor;
 
-pub use isolation::{INBOX, Isolation, Wanted};
+pub use isolation::{INBOX, Isolation, SYSTEM, Wanted};
 pub use program::Program;
 pub use run::{Ended, Execution, Limits, memory_reached};
 use run::{not_started, read_report};
@@ -152,6 +153,9 @@ pub struct Sandbox {
     servers: forkserver::Servers,
     /// Whether a Python candidate's runs go through a fork server.
     fork_python: bool,
+    /// Installed copies of the reference, hidden from every box
+    /// ([`reference`]).
+    hidden: Vec<PathBuf>,
 }
 
 impl Sandbox {
@@ -190,6 +194,71 @@ impl Sandbox {
             next: AtomicU64::new(0),
             servers: forkserver::Servers::default(),
             fork_python: true,
+            hidden: Vec::new(),
+        }
+        .hiding_reference(&[]))
+    }
+
+    /// Hides from every box each installed copy of the reference under the
+    /// system's folders and the installs of `programs`' interpreters (all
+    /// the candidates to be run), and the grader's own program
+    /// ([`reference::installed`]); the isolation line names them. A run
+    /// still sees one its program names (its command, or a path it is
+    /// given): a class's reference run through it.
+    pub fn hiding_reference(mut self, programs: &[Program]) -> Sandbox {
+        if !self.isolation.isolated() {
+            return self;
+        }
+        let mut roots: Vec<PathBuf> = SYSTEM
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir() && !p.is_symlink())
+            .collect();
+        for program in programs {
+            roots.extend(self.given(program).into_iter().filter(|p| p.is_dir()));
+        }
+        let own: Vec<PathBuf> = [Some(self.supervisor.clone()), std::env::current_exe().ok()]
+            .into_iter()
+            .flatten()
+            .collect();
+        self.hidden = reference::installed(&roots, &own);
+        self.isolation.note_hidden(&self.hidden);
+        self
+    }
+
+    /// The installed copies of the reference hidden from every box.
+    pub fn hidden(&self) -> &[PathBuf] {
+        &self.hidden
+    }
+
+    /// Why a box of `program` could not read its own folder, if it could
+    /// not: when the grader is root, a box runs as a user of its own, who
+    /// reads only what others may (a folder made by `mktemp -d`, under
+    /// `umask 077` or by an unzip is its owner's alone, and every run of it
+    /// would fail to start). Says the first such file or folder, its mode
+    /// and the fix; `None` when the box reads it all, or runs as the grader.
+    pub fn unreadable(&self, program: &Program) -> Option<String> {
+        let Isolation::Bubblewrap { own_user: true, .. } = self.isolation else {
+            return None;
+        };
+        // Its folder, else the folders of the files its command names.
+        let folders: Vec<PathBuf> = match &program.dir {
+            Some(dir) => vec![std::path::absolute(dir).ok()?],
+            None => program
+                .command
+                .iter()
+                .filter_map(|word| std::path::absolute(word).ok())
+                .filter(|path| path.is_file() && !program::in_system(path))
+                .filter_map(|path| path.parent().map(Path::to_path_buf))
+                .collect(),
+        };
+        folders.iter().find_map(|dir| {
+            let (path, mode) = files::first_closed_to_others(dir)?;
+            Some(format!(
+                "{} (mode {mode:04o}) cannot be read by the box's own user, which reads only what others may read: run `chmod -R a+rX {}` (or grade a copy that others may read)",
+                path.display(),
+                dir.display()
+            ))
         })
     }
 
@@ -398,8 +467,19 @@ impl Sandbox {
                     .map(|p| p.join("bin"))
                     .filter(|b| b.is_dir())
                     .collect();
+                // What its program names of the reference stays in sight.
+                let named: Vec<PathBuf> = std::iter::once(PathBuf::from(&words[0]))
+                    .chain(program.paths.iter().cloned())
+                    .collect();
+                let hidden = self
+                    .hidden
+                    .iter()
+                    .filter(|h| !named.iter().any(|n| n.starts_with(h) || h.starts_with(n)))
+                    .cloned()
+                    .collect();
                 let spec = isolation::BoxSpec {
                     dir: &dir,
+                    hidden,
                     command: words,
                     own,
                     path_first,
@@ -490,8 +570,19 @@ impl Sandbox {
             (server, run)
         });
         match ran {
-            Some((server, Some(run))) => {
+            Some((server, Some((run, false)))) => {
                 self.servers.put(program.clone(), server);
+                run
+            }
+            // The case ran in a fresh box, but the next would not: the
+            // server serves no more, and the program's cases from then on
+            // each start fresh.
+            Some((server, Some((run, true)))) => {
+                server.stop();
+                self.servers.make_fresh(
+                    program,
+                    "after a case its fork server could not make the box's /tmp, /var/tmp or /dev/shm fresh again (a run changed their modes or left what it could not remove)",
+                );
                 run
             }
             failed => {

@@ -119,7 +119,6 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs, out: &mut dyn Write) -> Result<u8> {
-    let sandbox = args.common.sandbox()?;
     let cases = || {
         corpus()
             .into_iter()
@@ -145,6 +144,13 @@ pub fn run(args: CheckArgs, out: &mut dyn Write) -> Result<u8> {
         paths,
         ..Candidate::new(args.command)
     };
+    let sandbox = args
+        .common
+        .sandbox()?
+        .hiding_reference(&[candidate.program()]);
+    if let Some(why) = sandbox.unreadable(&candidate.program()) {
+        return Err(format!("the candidate's folder: {why}").into());
+    }
     let planned = (corpus().len() + args.common.cases) as u64;
     let progress = Progress::new(planned, 1, std::io::stderr().is_terminal());
     let options = CheckOptions {

@@ -78,7 +78,18 @@ fn parse_scale(text: &str) -> std::result::Result<f64, String> {
 pub fn run(args: GradeArgs, out: &mut dyn Write) -> Result<u8> {
     let entries = candidates(&args)?;
     let settings = settings(&args)?;
-    let sandbox = args.common.sandbox()?;
+    let programs: Vec<_> = entries.iter().map(|e| e.candidate.program()).collect();
+    let sandbox = args.common.sandbox()?.hiding_reference(&programs);
+    // Refused before any case runs: a folder the box's user cannot read
+    // would fail every case, and say nothing of why.
+    let unreadable: Vec<String> = entries
+        .iter()
+        .zip(&programs)
+        .filter_map(|(e, p)| Some(format!("{}: {}", e.name, sandbox.unreadable(p)?)))
+        .collect();
+    if !unreadable.is_empty() {
+        return Err(unreadable.join("\n").into());
+    }
     let output = grade::Output {
         json: args.json,
         junit: args.junit,
