@@ -34,6 +34,7 @@ use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
+use procfs::process::{Process, all_processes};
 
 use super::SUPERVISE;
 use super::cgroup::{BoxGroup, Usage};
@@ -71,10 +72,13 @@ fn end_run(group: Pid) {
 /// Closes every descriptor of this process from 3 up: a run inherits
 /// only its standard input, output and error.
 pub(super) fn close_inherited() {
-    let open: Vec<i32> = fs::read_dir("/proc/self/fd")
-        .map(|dir| {
-            dir.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse().ok())
+    // The numbers first: the listing holds descriptors of its own (closed
+    // with it, before the others are).
+    let open: Vec<i32> = Process::myself()
+        .and_then(|me| me.fd())
+        .map(|listing| {
+            listing
+                .filter_map(|fd| Some(fd.ok()?.fd))
                 .filter(|&fd| fd > 2)
                 .collect()
         })
@@ -500,22 +504,13 @@ pub(super) fn end_everything(group: Pid, pids: Option<&BoxGroup>) {
 /// The processes whose parent is this one, from /proc.
 fn children() -> Vec<Pid> {
     let me = getpid().as_raw();
-    let Ok(entries) = fs::read_dir("/proc") else {
+    let Ok(processes) = all_processes() else {
         return Vec::new();
     };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| {
-            // "pid (name) state ppid ...": the name may hold spaces and parentheses.
-            fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let rest = &stat[stat.rfind(')')? + 1..];
-                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(me)
-        })
-        .map(Pid::from_raw)
+    // One that ends while the list is read is left out: it is reaped.
+    processes
+        .filter_map(|p| p.ok()?.stat().ok())
+        .filter(|stat| stat.ppid == me)
+        .map(|stat| Pid::from_raw(stat.pid))
         .collect()
 }
