@@ -13,6 +13,8 @@
 //!
 //! cgroup v1 (a hierarchy per controller: `pids`, `memory`, `cpuacct`) or
 //! v2 (one group with `pids`, `memory` and `cpu` enabled for its children).
+//! The hierarchies and this process's groups are found from its
+//! `/proc/self/cgroup` and `/proc/self/mountinfo`, read with procfs.
 //! Without them (not root, or no such controller) the box is held per
 //! process and by its tmpfs sizes, and every report says so
 //! ([`BoxGroup::available`]).
@@ -23,6 +25,8 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{Pid, geteuid, getpid};
+use procfs::ProcessCGroup;
+use procfs::process::{MountInfo, Process};
 
 /// The control groups of one box, removed when dropped.
 pub(super) struct BoxGroup {
@@ -245,62 +249,69 @@ pub(super) fn sweep(base: &Path, prefix: &str) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|pid| pid.parse::<i32>().ok())
+        else {
             continue;
         };
-        if !Path::new("/proc").join(pid).exists() {
+        if Process::new(pid).is_err() {
             let _ = fs::remove_dir(entry.path());
         }
     }
 }
 
-/// This process's own group of each controller, as a folder: cgroup v1
-/// (`N:pids:/path`, `N:memory:/path`, `N:cpu,cpuacct:/path`) where each is
-/// mounted, else v2 (`0::/path`, with `pids`, `memory` and `cpu` among the
-/// controllers its children may use).
+/// This process's own group of each controller, as a folder, from its
+/// `/proc/self/cgroup` and `/proc/self/mountinfo`.
 fn places() -> Vec<(Controller, PathBuf)> {
-    let (Ok(cgroups), Ok(mounts)) = (
-        fs::read_to_string("/proc/self/cgroup"),
-        fs::read_to_string("/proc/self/mountinfo"),
-    ) else {
+    let Ok(me) = Process::myself() else {
         return Vec::new();
     };
-    let v1 = |wanted: &str| {
-        cgroups.lines().find_map(|l| {
-            let mut parts = l.splitn(3, ':');
-            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
-            controllers.split(',').any(|c| c == wanted).then_some(path)
-        })
+    let (Ok(groups), Ok(mounts)) = (me.cgroups(), me.mountinfo()) else {
+        return Vec::new();
     };
-    let v2 = cgroups.lines().find_map(|l| l.strip_prefix("0::"));
+    places_in(&groups.0, &mounts.0, |dir| {
+        fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default()
+    })
+}
+
+/// The group of each controller that `groups` name, as a folder where
+/// `mounts` show it: cgroup v1 (`N:pids:/path`, `N:memory:/path`,
+/// `N:cpu,cpuacct:/path`) where each is mounted, else v2 (`0::/path`, with
+/// `pids`, `memory` and `cpu` among the controllers its children may use,
+/// as `enabled` reads them from a group's folder).
+fn places_in(
+    groups: &[ProcessCGroup],
+    mounts: &[MountInfo],
+    enabled: impl Fn(&Path) -> String,
+) -> Vec<(Controller, PathBuf)> {
+    let v1 = |wanted: &str| {
+        groups
+            .iter()
+            .find(|g| g.hierarchy != 0 && g.controllers.iter().any(|c| c == wanted))
+            .map(|g| g.pathname.as_str())
+    };
+    let v2 = groups
+        .iter()
+        .find(|g| g.hierarchy == 0 && g.controllers.is_empty())
+        .map(|g| g.pathname.as_str());
     let mut found = Vec::new();
     let mut unified = None;
-    for line in mounts.lines() {
-        // "id parent major:minor root mountpoint options ... - fstype source superoptions"
-        let Some((left, right)) = line.split_once(" - ") else {
-            continue;
-        };
-        let mut left = left.split(' ');
-        let (Some(root), Some(mountpoint)) = (left.nth(3), left.next()) else {
-            continue;
-        };
-        let mut right = right.split(' ');
-        let fstype = right.next().unwrap_or("");
-        let options = right.nth(1).unwrap_or("");
-        let mountpoint = Path::new(mountpoint);
+    for mount in mounts {
         // The group's path is given from the hierarchy's root; the mount
         // may show a part of it only.
         let under = |path: &str| -> Option<PathBuf> {
-            let rest = Path::new(path).strip_prefix(root).ok()?;
-            Some(mountpoint.join(rest))
+            let rest = Path::new(path).strip_prefix(&mount.root).ok()?;
+            Some(mount.mount_point.join(rest))
         };
-        if fstype == "cgroup" {
+        if mount.fs_type == "cgroup" {
             for (name, controller) in [
                 ("pids", Controller::Pids),
                 ("memory", Controller::Memory),
                 ("cpuacct", Controller::Cpu),
             ] {
-                if options.split(',').any(|o| o == name)
+                if mount.super_options.contains_key(name)
                     && !found.iter().any(|(c, _)| *c == controller)
                     && let Some(dir) = v1(name).and_then(under)
                 {
@@ -308,11 +319,10 @@ fn places() -> Vec<(Controller, PathBuf)> {
                 }
             }
         }
-        if fstype == "cgroup2"
+        if mount.fs_type == "cgroup2"
             && let Some(dir) = v2.and_then(under)
         {
-            let enabled =
-                fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+            let enabled = enabled(&dir);
             let on = |c: &str| enabled.split_whitespace().any(|e| e == c);
             if on("pids") && on("memory") && on("cpu") {
                 unified = Some(dir);
@@ -328,6 +338,7 @@ fn places() -> Vec<(Controller, PathBuf)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use procfs::FromBufRead;
 
     /// As root where the controllers are mounted, a box's groups hold its
     /// processes and memory, count its CPU time and are gone after.
@@ -354,5 +365,59 @@ mod tests {
         for dir in dirs {
             assert!(!dir.exists(), "{}", dir.display());
         }
+    }
+
+    fn groups(text: &str) -> Vec<ProcessCGroup> {
+        procfs::ProcessCGroups::from_buf_read(text.as_bytes())
+            .unwrap()
+            .0
+    }
+
+    fn mounts(lines: &[&str]) -> Vec<MountInfo> {
+        lines
+            .iter()
+            .map(|l| MountInfo::from_line(l).unwrap())
+            .collect()
+    }
+
+    /// A hybrid machine's v1 hierarchies are found, each at this process's
+    /// own group, also where a mount shows a part of its hierarchy only.
+    #[test]
+    fn v1_hierarchies_are_found() {
+        let found = places_in(
+            &groups("8:pids:/\n4:memory:/jobs/a\n2:cpuacct:/\n1:cpu:/\n0::/\n"),
+            &mounts(&[
+                "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu",
+                "33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct",
+                "35 31 0:32 /jobs /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory",
+                "39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids",
+                "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw",
+            ]),
+            |_| "pids memory cpu".into(),
+        );
+        assert_eq!(
+            found,
+            [
+                (Controller::Cpu, PathBuf::from("/sys/fs/cgroup/cpuacct")),
+                (Controller::Memory, PathBuf::from("/sys/fs/cgroup/memory/a")),
+                (Controller::Pids, PathBuf::from("/sys/fs/cgroup/pids")),
+            ]
+        );
+    }
+
+    /// A v2 machine's group is found when its children may use pids,
+    /// memory and cpu; else none is.
+    #[test]
+    fn the_v2_group_is_found_where_its_controllers_are_enabled() {
+        let cgroups = groups("0::/user.slice/job\n");
+        let mounts =
+            mounts(&["25 1 0:22 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate"]);
+        let job = PathBuf::from("/sys/fs/cgroup/user.slice/job");
+        let found = places_in(&cgroups, &mounts, |dir| {
+            assert_eq!(dir, job);
+            "cpuset cpu io memory pids".into()
+        });
+        assert_eq!(found, [(Controller::Unified, job)]);
+        assert!(places_in(&cgroups, &mounts, |_| "cpu memory".into()).is_empty());
     }
 }
