@@ -19,8 +19,10 @@
 //! process and by its tmpfs sizes, and every report says so
 //! ([`BoxGroup::available`]).
 
+use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
@@ -57,8 +59,9 @@ pub(super) struct Usage {
     pub oom: bool,
 }
 
-/// The names of the groups, before the supervisor's pid.
-const PREFIX: &str = "cz-box-";
+/// The names of the groups, before their pid namespace's number, the
+/// supervisor's pid and a count.
+const PREFIX: &str = "cz-group-";
 
 impl BoxGroup {
     /// True when a box's memory, processes and CPU time can be held by
@@ -79,9 +82,10 @@ impl BoxGroup {
             return None;
         }
         let mut group = BoxGroup { dirs: Vec::new() };
+        let (ours, name) = group_name();
         for (controller, base) in places() {
-            sweep(&base, PREFIX);
-            let dir = base.join(format!("{PREFIX}{}", std::process::id()));
+            sweep(&base, &ours);
+            let dir = base.join(&name);
             let _ = fs::remove_dir(&dir);
             if fs::create_dir(&dir).is_err() {
                 continue;
@@ -240,9 +244,27 @@ fn counter(path: &Path, name: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// The start of the names of the groups of this process's pid namespace,
+/// and a name of that start no other group has: the hierarchies may be
+/// shared with other containers, where a pid names another process (or
+/// none), so a group is named, and swept, only within its namespace; two
+/// boxes of one process (a probe and a run, or tests) never share a name.
+fn group_name() -> (String, String) {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let space = Process::myself()
+        .and_then(|me| me.namespaces())
+        .ok()
+        .and_then(|spaces| Some(spaces.0.get(OsStr::new("pid"))?.identifier))
+        .unwrap_or(0);
+    let ours = format!("{PREFIX}{space}-");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = format!("{ours}{}-{n}", std::process::id());
+    (ours, name)
+}
+
 /// Removes the empty folders of `base` named `prefix` and the pid of a
-/// supervisor that is gone (one killed before it could remove its own):
-/// its control groups, its staging folder.
+/// supervisor that is gone (one killed before it could remove its own),
+/// with or without `-N` after it: its control groups, its staging folder.
 pub(super) fn sweep(base: &Path, prefix: &str) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
@@ -252,7 +274,7 @@ pub(super) fn sweep(base: &Path, prefix: &str) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix(prefix))
-            .and_then(|pid| pid.parse::<i32>().ok())
+            .and_then(|rest| rest.split('-').next()?.parse::<i32>().ok())
         else {
             continue;
         };
@@ -365,6 +387,39 @@ mod tests {
         for dir in dirs {
             assert!(!dir.exists(), "{}", dir.display());
         }
+    }
+
+    /// A folder of its own, made empty, that stands for a group's.
+    fn fake_group(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cz-fake-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        dir
+    }
+
+    /// A folder of a supervisor that is gone is removed; one of a
+    /// supervisor that runs, or of another pid namespace, is left.
+    #[test]
+    fn only_the_folders_of_supervisors_gone_from_this_namespace_are_swept() {
+        let base = fake_group("sweep");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let me = std::process::id();
+        let names = [
+            format!("cz-group-7-{gone}-0"),
+            format!("cz-group-7-{gone}"),
+            format!("cz-group-7-{me}-1"),
+            format!("cz-group-8-{gone}-0"),
+            format!("cz-stage-{gone}"),
+        ];
+        for name in &names {
+            fs::create_dir(base.join(name)).unwrap();
+        }
+        sweep(&base, "cz-group-7-");
+        let left: Vec<bool> = names.iter().map(|n| base.join(n).exists()).collect();
+        assert_eq!(left, [false, false, true, true, true]);
+        fs::remove_dir_all(&base).unwrap();
     }
 
     fn groups(text: &str) -> Vec<ProcessCGroup> {
