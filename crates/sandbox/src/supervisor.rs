@@ -215,8 +215,10 @@ fn supervise_run(
     limit_run(&plan)?;
     let (input, out, err) = run_files(&plan)?;
     // As root, the run is held as a whole by control groups: this process
-    // joins them, starts the run, which is born in them, and leaves.
-    let groups = BoxGroup::new(plan.processes + 8, plan.memory);
+    // joins them, starts the run, which is born in them, and leaves. A run
+    // whose limits cannot be set is not started.
+    let groups = BoxGroup::new(plan.processes + 8, plan.memory)
+        .map_err(|e| format!("control group: {e}"))?;
     let mut command = Command::new(&plan.program);
     let (info, inherited) = if plan.boxed {
         let (info, inherited) = box_arguments(&mut command, &plan)?;
@@ -235,12 +237,15 @@ fn supervise_run(
     }
     let start = Instant::now();
     let spawned = command.spawn();
-    if let Some(g) = &groups {
-        g.leave();
-    }
+    let left = groups.as_ref().map_or(Ok(()), BoxGroup::leave);
     drop(inherited);
     let child =
         spawned.map_err(|e| format!("cannot start {}: {e}", plan.program.to_string_lossy()))?;
+    if let Err(e) = left {
+        // This process would count with the box, its time as the run's.
+        end_everything(Pid::from_raw(child.id() as i32), groups.as_ref());
+        return Err(format!("control group: {e}"));
+    }
     if let Ok(mut held) = GROUPS.lock() {
         *held = groups;
     }
