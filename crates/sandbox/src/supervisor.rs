@@ -461,9 +461,9 @@ fn account(report: &mut String, timeout: Duration, watched: &Watched, usage: &Us
 /// orphans come to it, or to its box's first process).
 fn run_cpu(polls: u64) -> Option<Duration> {
     if let Ok(held) = GROUPS.lock()
-        && let Some(groups) = held.as_ref()
+        && let Some(cpu) = held.as_ref().and_then(BoxGroup::cpu)
     {
-        return groups.cpu();
+        return Some(cpu);
     }
     polls.is_multiple_of(20).then(|| tree_cpu(getpid()))
 }
