@@ -12,17 +12,27 @@
 //!   supervisor as the run goes on.
 //!
 //! cgroup v1 (a hierarchy per controller: `pids`, `memory`, `cpuacct`) or
-//! v2 (one group with `pids`, `memory` and `cpu` enabled for its children).
-//! Without them (not root, or no such controller) the box is held per
-//! process and by its tmpfs sizes, and every report says so
-//! ([`BoxGroup::available`]).
+//! v2 (one group with `pids`, `memory` and `cpu` enabled for its children),
+//! found from this process's `/proc/self/cgroup` and `mountinfo`, read with
+//! procfs. Each limit is written and read back (the kernel rounds a memory
+//! limit down to its page): a limit that does not hold is an error, and the
+//! run is not started. A controller that is not mounted, or whose hierarchy
+//! this process may not write (read-only, as in a container), holds
+//! nothing, and the box is held without it: per process and by its tmpfs
+//! sizes. [`held_here`] makes a group as a run would, to say which hold.
 
+use std::ffi::OsStr;
 use std::fs;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{Pid, geteuid, getpid};
+use procfs::Current;
+use procfs::ProcessCGroup;
+use procfs::process::{MountInfo, Process};
 
 /// The control groups of one box, removed when dropped.
 pub(super) struct BoxGroup {
@@ -53,71 +63,149 @@ pub(super) struct Usage {
     pub oom: bool,
 }
 
-/// The names of the groups, before the supervisor's pid.
-const PREFIX: &str = "cz-box-";
+/// What of a box its control groups hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Holding {
+    processes: bool,
+    memory: bool,
+    cpu: bool,
+}
 
-impl BoxGroup {
-    /// True when a box's memory, processes and CPU time can be held by
-    /// control groups here: this process is root and each controller is
-    /// mounted.
-    pub(super) fn available() -> bool {
-        geteuid().is_root() && {
-            let places = places();
-            places.len() >= 3 || places.iter().any(|(c, _)| *c == Controller::Unified)
+/// One limit of a group: the file it is written to and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Limit {
+    file: &'static str,
+    value: u64,
+    /// A number of bytes, which the kernel rounds down to its page.
+    bytes: bool,
+    /// A limit of swap: its file may be missing where the machine has no
+    /// swap (the kernel then keeps no count of it), since there is nothing
+    /// to hold.
+    swap: bool,
+}
+
+impl Limit {
+    const fn exact(file: &'static str, value: u64) -> Limit {
+        Limit {
+            file,
+            value,
+            bytes: false,
+            swap: false,
         }
     }
 
-    /// Groups that hold at most `processes` processes and `memory` bytes,
-    /// when this process runs as root and the controllers are mounted; else
-    /// `None`. A controller that is missing is left out.
-    pub(super) fn new(processes: u64, memory: u64) -> Option<BoxGroup> {
-        if !geteuid().is_root() {
-            return None;
+    const fn bytes(file: &'static str, value: u64) -> Limit {
+        Limit {
+            bytes: true,
+            ..Limit::exact(file, value)
         }
+    }
+
+    const fn of_swap(self) -> Limit {
+        Limit { swap: true, ..self }
+    }
+
+    /// True when the file, read back as `read`, holds this limit: the
+    /// value itself, or for bytes the value rounded down to a `page`.
+    fn holds(&self, read: &str, page: u64) -> bool {
+        match read.trim().parse::<u64>() {
+            Ok(read) if self.bytes => read <= self.value && self.value - read < page.max(1),
+            Ok(read) => read == self.value,
+            Err(_) => false,
+        }
+    }
+}
+
+/// The names of the groups, before their pid namespace's number, the
+/// supervisor's pid and a count.
+const PREFIX: &str = "cz-group-";
+
+/// The limits the group of `held_here` is given: any that a run's may be.
+const PROBE_PROCESSES: u64 = 16;
+const PROBE_MEMORY: u64 = 64 << 20;
+
+impl BoxGroup {
+    /// Groups that hold at most `processes` processes and `memory` bytes,
+    /// when this process runs as root and the controllers are mounted
+    /// where it may write; else `None`. A controller that is missing is
+    /// left out.
+    ///
+    /// # Errors
+    /// A group cannot be made, or a limit does not hold: the file and
+    /// why (the groups made so far are removed).
+    pub(super) fn new(processes: u64, memory: u64) -> Result<Option<BoxGroup>, String> {
+        if !geteuid().is_root() {
+            return Ok(None);
+        }
+        let swap = swaps();
+        let page = procfs::page_size();
         let mut group = BoxGroup { dirs: Vec::new() };
+        let (ours, name) = group_name();
         for (controller, base) in places() {
-            sweep(&base, PREFIX);
-            let dir = base.join(format!("{PREFIX}{}", std::process::id()));
+            sweep(&base, &ours);
+            let dir = base.join(&name);
             let _ = fs::remove_dir(&dir);
-            if fs::create_dir(&dir).is_err() {
-                continue;
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                // Not this process's to write: as if it were not mounted.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        ErrorKind::ReadOnlyFilesystem | ErrorKind::PermissionDenied
+                    ) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(format!("{}: {e}", dir.display())),
             }
             group.dirs.push((controller, dir.clone(), base));
-            let set = |file: &str, value: String| {
-                let _ = fs::write(dir.join(file), value);
-            };
+            set_limits(&dir, &limits(controller, processes, memory), swap, page)?;
+        }
+        Ok((!group.dirs.is_empty()).then_some(group))
+    }
+
+    /// What of a box these groups hold.
+    fn holding(&self) -> Holding {
+        let mut holding = Holding::default();
+        for (controller, _, _) in &self.dirs {
             match controller {
-                Controller::Pids => set("pids.max", processes.to_string()),
-                Controller::Memory => {
-                    set("memory.limit_in_bytes", memory.to_string());
-                    set("memory.memsw.limit_in_bytes", memory.to_string());
-                    set("memory.swappiness", "0".into());
-                }
-                Controller::Cpu => {}
+                Controller::Pids => holding.processes = true,
+                Controller::Memory => holding.memory = true,
+                Controller::Cpu => holding.cpu = true,
                 Controller::Unified => {
-                    set("pids.max", processes.to_string());
-                    set("memory.max", memory.to_string());
-                    set("memory.swap.max", "0".into());
+                    holding = Holding {
+                        processes: true,
+                        memory: true,
+                        cpu: true,
+                    }
                 }
             }
         }
-        (!group.dirs.is_empty()).then_some(group)
+        holding
     }
 
     /// Moves this process (all its threads) into the groups: what it
     /// starts afterwards is in them too.
-    pub(super) fn join(&self) -> std::io::Result<()> {
+    ///
+    /// # Errors
+    /// A group does not take it: the file and why.
+    pub(super) fn join(&self) -> Result<(), String> {
         for (_, dir, _) in &self.dirs {
-            fs::write(dir.join("cgroup.procs"), getpid().to_string())?;
+            write_to(&dir.join("cgroup.procs"), u64::from(std::process::id()))?;
         }
         Ok(())
     }
 
     /// Moves this process back where it was: what it started stays in.
-    pub(super) fn leave(&self) {
+    ///
+    /// # Errors
+    /// A group it was in does not take it back: the file and why (it
+    /// is then counted with the box).
+    pub(super) fn leave(&self) -> Result<(), String> {
         for (_, _, parent) in &self.dirs {
-            let _ = fs::write(parent.join("cgroup.procs"), getpid().to_string());
+            write_to(&parent.join("cgroup.procs"), u64::from(std::process::id()))?;
         }
+        Ok(())
     }
 
     /// The folder of the group that holds the box's memory, if one does.
@@ -202,7 +290,8 @@ impl BoxGroup {
 
 impl Drop for BoxGroup {
     fn drop(&mut self) {
-        self.leave();
+        // Left already, or not joined (a group that failed to be set up).
+        let _ = self.leave();
         self.kill_all();
         for (_, dir, _) in &self.dirs {
             for _ in 0..200 {
@@ -236,71 +325,209 @@ fn counter(path: &Path, name: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// What holds a box's memory, processes and CPU time here, in words for
+/// the isolation line: found by making the groups a run is given, setting
+/// each limit, reading it back and removing them, so that the words say
+/// what holds before any run.
+pub(super) fn held_here() -> String {
+    match BoxGroup::new(PROBE_PROCESSES, PROBE_MEMORY) {
+        Ok(groups) => in_words(groups.as_ref().map(BoxGroup::holding).unwrap_or_default()),
+        Err(why) => format!(
+            "control groups here did not take a box's limits ({why}): a run whose limits cannot be set is not started"
+        ),
+    }
+}
+
+/// What holds a box, given what its control groups hold.
+fn in_words(holding: Holding) -> String {
+    let parts = [
+        (
+            holding.memory,
+            "memory",
+            "memory per process and by sized tmpfs",
+        ),
+        (
+            holding.processes,
+            "processes",
+            "processes by a limit of the box's user",
+        ),
+        (holding.cpu, "CPU time", "CPU time over the box's processes"),
+    ];
+    let held: Vec<&str> = parts.iter().filter(|p| p.0).map(|p| p.1).collect();
+    let rest: Vec<&str> = parts.iter().filter(|p| !p.0).map(|p| p.2).collect();
+    match (held.as_slice(), rest.as_slice()) {
+        ([], _) => "no control group here: memory held per process and by sized tmpfs, processes by a limit of the box's user, CPU time over the box's processes".into(),
+        (held, []) => format!("{} held for the whole box by control groups", listed(held)),
+        (held, rest) => format!(
+            "{} held for the whole box by control groups, {}",
+            listed(held),
+            rest.join(", ")
+        ),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, first)) => format!("{} and {last}", first.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The limits a group of `controller` is given, in the order they are
+/// written (a v1 group's memory with swap may not be set below its
+/// memory).
+fn limits(controller: Controller, processes: u64, memory: u64) -> Vec<Limit> {
+    match controller {
+        Controller::Pids => vec![Limit::exact("pids.max", processes)],
+        Controller::Memory => vec![
+            Limit::bytes("memory.limit_in_bytes", memory),
+            Limit::bytes("memory.memsw.limit_in_bytes", memory).of_swap(),
+            Limit::exact("memory.swappiness", 0).of_swap(),
+        ],
+        Controller::Cpu => Vec::new(),
+        Controller::Unified => vec![
+            Limit::exact("pids.max", processes),
+            Limit::bytes("memory.max", memory),
+            Limit::bytes("memory.swap.max", 0).of_swap(),
+        ],
+    }
+}
+
+/// Writes each of `limits` in the group at `dir` and reads it back. A
+/// limit of swap whose file is missing is passed over when the machine
+/// has no `swap`.
+///
+/// # Errors
+/// A limit is not written, or does not read back as written (rounded
+/// down to a `page` for bytes): the file and why.
+fn set_limits(dir: &Path, limits: &[Limit], swap: bool, page: u64) -> Result<(), String> {
+    for limit in limits {
+        let path = dir.join(limit.file);
+        if limit.swap && !swap && !path.exists() {
+            continue;
+        }
+        write_to(&path, limit.value)?;
+        let read = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !limit.holds(&read, page) {
+            return Err(format!(
+                "{}: set to {} but reads {:?}",
+                path.display(),
+                limit.value,
+                read.trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `value` to the control file at `path`, which must exist (a
+/// group's files are the kernel's: a missing one is a limit not there).
+fn write_to(path: &Path, value: u64) -> Result<(), String> {
+    fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(value.to_string().as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Whether this machine has swap (assumed when /proc/meminfo cannot be
+/// read).
+fn swaps() -> bool {
+    procfs::Meminfo::current().map_or(true, |m| m.swap_total > 0)
+}
+
+/// The start of the names of the groups of this process's pid namespace,
+/// and a name of that start no other group has: the hierarchies may be
+/// shared with other containers, where a pid names another process (or
+/// none), so a group is named, and swept, only within its namespace; two
+/// boxes of one process (a probe and a run, or tests) never share a name.
+fn group_name() -> (String, String) {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let space = Process::myself()
+        .and_then(|me| me.namespaces())
+        .ok()
+        .and_then(|spaces| Some(spaces.0.get(OsStr::new("pid"))?.identifier))
+        .unwrap_or(0);
+    let ours = format!("{PREFIX}{space}-");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = format!("{ours}{}-{n}", std::process::id());
+    (ours, name)
+}
+
 /// Removes the empty folders of `base` named `prefix` and the pid of a
-/// supervisor that is gone (one killed before it could remove its own):
-/// its control groups, its staging folder.
+/// supervisor that is gone (one killed before it could remove its own),
+/// with or without `-N` after it: its control groups, its staging folder.
 pub(super) fn sweep(base: &Path, prefix: &str) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|rest| rest.split('-').next()?.parse::<i32>().ok())
+        else {
             continue;
         };
-        if !Path::new("/proc").join(pid).exists() {
+        if Process::new(pid).is_err() {
             let _ = fs::remove_dir(entry.path());
         }
     }
 }
 
-/// This process's own group of each controller, as a folder: cgroup v1
-/// (`N:pids:/path`, `N:memory:/path`, `N:cpu,cpuacct:/path`) where each is
-/// mounted, else v2 (`0::/path`, with `pids`, `memory` and `cpu` among the
-/// controllers its children may use).
+/// This process's own group of each controller, as a folder, from its
+/// `/proc/self/cgroup` and `/proc/self/mountinfo`.
 fn places() -> Vec<(Controller, PathBuf)> {
-    let (Ok(cgroups), Ok(mounts)) = (
-        fs::read_to_string("/proc/self/cgroup"),
-        fs::read_to_string("/proc/self/mountinfo"),
-    ) else {
+    let Ok(me) = Process::myself() else {
         return Vec::new();
     };
-    let v1 = |wanted: &str| {
-        cgroups.lines().find_map(|l| {
-            let mut parts = l.splitn(3, ':');
-            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
-            controllers.split(',').any(|c| c == wanted).then_some(path)
-        })
+    let (Ok(groups), Ok(mounts)) = (me.cgroups(), me.mountinfo()) else {
+        return Vec::new();
     };
-    let v2 = cgroups.lines().find_map(|l| l.strip_prefix("0::"));
+    places_in(&groups.0, &mounts.0, |dir| {
+        fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default()
+    })
+}
+
+/// The group of each controller that `groups` name, as a folder where
+/// `mounts` show it: cgroup v1 (`N:pids:/path`, `N:memory:/path`,
+/// `N:cpu,cpuacct:/path`) where each is mounted, else v2 (`0::/path`, with
+/// `pids`, `memory` and `cpu` among the controllers its children may use,
+/// as `enabled` reads them from a group's folder).
+fn places_in(
+    groups: &[ProcessCGroup],
+    mounts: &[MountInfo],
+    enabled: impl Fn(&Path) -> String,
+) -> Vec<(Controller, PathBuf)> {
+    let v1 = |wanted: &str| {
+        groups
+            .iter()
+            .find(|g| g.hierarchy != 0 && g.controllers.iter().any(|c| c == wanted))
+            .map(|g| g.pathname.as_str())
+    };
+    let v2 = groups
+        .iter()
+        .find(|g| g.hierarchy == 0 && g.controllers.is_empty())
+        .map(|g| g.pathname.as_str());
     let mut found = Vec::new();
     let mut unified = None;
-    for line in mounts.lines() {
-        // "id parent major:minor root mountpoint options ... - fstype source superoptions"
-        let Some((left, right)) = line.split_once(" - ") else {
-            continue;
-        };
-        let mut left = left.split(' ');
-        let (Some(root), Some(mountpoint)) = (left.nth(3), left.next()) else {
-            continue;
-        };
-        let mut right = right.split(' ');
-        let fstype = right.next().unwrap_or("");
-        let options = right.nth(1).unwrap_or("");
-        let mountpoint = Path::new(mountpoint);
+    for mount in mounts {
         // The group's path is given from the hierarchy's root; the mount
         // may show a part of it only.
         let under = |path: &str| -> Option<PathBuf> {
-            let rest = Path::new(path).strip_prefix(root).ok()?;
-            Some(mountpoint.join(rest))
+            let rest = Path::new(path).strip_prefix(&mount.root).ok()?;
+            Some(mount.mount_point.join(rest))
         };
-        if fstype == "cgroup" {
+        if mount.fs_type == "cgroup" {
             for (name, controller) in [
                 ("pids", Controller::Pids),
                 ("memory", Controller::Memory),
                 ("cpuacct", Controller::Cpu),
             ] {
-                if options.split(',').any(|o| o == name)
+                if mount.super_options.contains_key(name)
                     && !found.iter().any(|(c, _)| *c == controller)
                     && let Some(dir) = v1(name).and_then(under)
                 {
@@ -308,11 +535,10 @@ fn places() -> Vec<(Controller, PathBuf)> {
                 }
             }
         }
-        if fstype == "cgroup2"
+        if mount.fs_type == "cgroup2"
             && let Some(dir) = v2.and_then(under)
         {
-            let enabled =
-                fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+            let enabled = enabled(&dir);
             let on = |c: &str| enabled.split_whitespace().any(|e| e == c);
             if on("pids") && on("memory") && on("cpu") {
                 unified = Some(dir);
@@ -328,17 +554,18 @@ fn places() -> Vec<(Controller, PathBuf)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use procfs::FromBufRead;
 
     /// As root where the controllers are mounted, a box's groups hold its
     /// processes and memory, count its CPU time and are gone after.
     #[test]
     fn a_box_group_is_made_and_removed() {
-        let Some(group) = BoxGroup::new(10, 64 << 20) else {
+        let Some(group) = BoxGroup::new(10, 64 << 20).unwrap() else {
             return;
         };
         let dirs: Vec<PathBuf> = group.dirs.iter().map(|(_, d, _)| d.clone()).collect();
         for (c, dir, _) in &group.dirs {
-            if *c == Controller::Pids {
+            if matches!(c, Controller::Pids | Controller::Unified) {
                 assert_eq!(
                     fs::read_to_string(dir.join("pids.max")).unwrap().trim(),
                     "10"
@@ -349,10 +576,233 @@ mod tests {
                 assert!(limit <= 64 << 20 && limit > 60 << 20, "{limit}");
             }
         }
-        assert!(group.cpu().is_some());
+        if group.holding().cpu {
+            assert!(group.cpu().is_some());
+        }
         drop(group);
         for dir in dirs {
             assert!(!dir.exists(), "{}", dir.display());
         }
+    }
+
+    /// A folder of its own, made empty, that stands for a group's.
+    fn fake_group(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cz-fake-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        dir
+    }
+
+    /// Every limit of a v1 memory group is written, read back, and holds.
+    #[test]
+    fn limits_are_written_and_read_back() {
+        let dir = fake_group("written");
+        let memory = limits(Controller::Memory, 10, 1 << 30);
+        for limit in &memory {
+            fs::write(dir.join(limit.file), "").unwrap();
+        }
+        set_limits(&dir, &memory, true, 4096).unwrap();
+        for (file, value) in [
+            ("memory.limit_in_bytes", "1073741824"),
+            ("memory.memsw.limit_in_bytes", "1073741824"),
+            ("memory.swappiness", "0"),
+        ] {
+            assert_eq!(fs::read_to_string(dir.join(file)).unwrap(), value);
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A limit whose file is missing is an error that names the file,
+    /// not a limit passed over; a missing limit of swap is passed over
+    /// only where the machine has no swap.
+    #[test]
+    fn a_limit_that_cannot_be_written_is_reported() {
+        let dir = fake_group("missing");
+        let pids = limits(Controller::Pids, 10, 1 << 30);
+        let why = set_limits(&dir, &pids, true, 4096).unwrap_err();
+        assert!(
+            why.contains(&dir.join("pids.max").display().to_string()),
+            "{why}"
+        );
+        assert!(!dir.join("pids.max").exists());
+        // A v2 group without its swap file.
+        let unified = limits(Controller::Unified, 10, 1 << 30);
+        for file in ["pids.max", "memory.max"] {
+            fs::write(dir.join(file), "").unwrap();
+        }
+        set_limits(&dir, &unified, false, 4096).unwrap();
+        let why = set_limits(&dir, &unified, true, 4096).unwrap_err();
+        assert!(why.contains("memory.swap.max"), "{why}");
+        // A folder where the file should be takes no limit.
+        fs::create_dir(dir.join("memory.swap.max")).unwrap();
+        let why = set_limits(&dir, &unified, false, 4096).unwrap_err();
+        assert!(why.contains("memory.swap.max"), "{why}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A limit the kernel takes but does not keep (read back as something
+    /// else) is an error.
+    #[test]
+    fn a_limit_that_does_not_read_back_is_reported() {
+        let dir = fake_group("dropped");
+        std::os::unix::fs::symlink("/dev/null", dir.join("pids.max")).unwrap();
+        let why = set_limits(&dir, &limits(Controller::Pids, 10, 0), true, 4096).unwrap_err();
+        assert!(why.contains("pids.max"), "{why}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A memory limit holds when the kernel rounds it down within a page;
+    /// a count of processes only as written.
+    #[test]
+    fn a_limit_holds_as_the_kernel_rounds_it() {
+        let memory = Limit::bytes("memory.max", 10_000);
+        assert!(memory.holds("10000\n", 4096));
+        assert!(memory.holds("8192\n", 4096));
+        assert!(!memory.holds("4096", 4096));
+        assert!(!memory.holds("12288", 4096));
+        assert!(!memory.holds("max", 4096));
+        let pids = Limit::exact("pids.max", 72);
+        assert!(pids.holds("72\n", 4096));
+        assert!(!pids.holds("70", 4096));
+        assert!(!pids.holds("max", 4096));
+    }
+
+    /// Which files each controller's group is given: v1 and v2.
+    #[test]
+    fn each_controller_has_its_limits() {
+        let files = |c| -> Vec<&str> { limits(c, 72, 1 << 20).iter().map(|l| l.file).collect() };
+        assert_eq!(files(Controller::Pids), ["pids.max"]);
+        assert_eq!(
+            files(Controller::Memory),
+            [
+                "memory.limit_in_bytes",
+                "memory.memsw.limit_in_bytes",
+                "memory.swappiness"
+            ]
+        );
+        assert!(files(Controller::Cpu).is_empty());
+        assert_eq!(
+            limits(Controller::Unified, 72, 1 << 20),
+            [
+                Limit::exact("pids.max", 72),
+                Limit::bytes("memory.max", 1 << 20),
+                Limit::bytes("memory.swap.max", 0).of_swap(),
+            ]
+        );
+    }
+
+    /// A folder of a supervisor that is gone is removed; one of a
+    /// supervisor that runs, or of another pid namespace, is left.
+    #[test]
+    fn only_the_folders_of_supervisors_gone_from_this_namespace_are_swept() {
+        let base = fake_group("sweep");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let me = std::process::id();
+        let names = [
+            format!("cz-group-7-{gone}-0"),
+            format!("cz-group-7-{gone}"),
+            format!("cz-group-7-{me}-1"),
+            format!("cz-group-8-{gone}-0"),
+            format!("cz-stage-{gone}"),
+        ];
+        for name in &names {
+            fs::create_dir(base.join(name)).unwrap();
+        }
+        sweep(&base, "cz-group-7-");
+        let left: Vec<bool> = names.iter().map(|n| base.join(n).exists()).collect();
+        assert_eq!(left, [false, false, true, true, true]);
+        fs::remove_dir_all(&base).unwrap();
+    }
+
+    fn groups(text: &str) -> Vec<ProcessCGroup> {
+        procfs::ProcessCGroups::from_buf_read(text.as_bytes())
+            .unwrap()
+            .0
+    }
+
+    fn mounts(lines: &[&str]) -> Vec<MountInfo> {
+        lines
+            .iter()
+            .map(|l| MountInfo::from_line(l).unwrap())
+            .collect()
+    }
+
+    /// A hybrid machine's v1 hierarchies are found, each at this process's
+    /// own group, also where a mount shows a part of its hierarchy only.
+    #[test]
+    fn v1_hierarchies_are_found() {
+        let found = places_in(
+            &groups("8:pids:/\n4:memory:/jobs/a\n2:cpuacct:/\n1:cpu:/\n0::/\n"),
+            &mounts(&[
+                "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu",
+                "33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct",
+                "35 31 0:32 /jobs /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory",
+                "39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids",
+                "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw",
+            ]),
+            |_| "pids memory cpu".into(),
+        );
+        assert_eq!(
+            found,
+            [
+                (Controller::Cpu, PathBuf::from("/sys/fs/cgroup/cpuacct")),
+                (Controller::Memory, PathBuf::from("/sys/fs/cgroup/memory/a")),
+                (Controller::Pids, PathBuf::from("/sys/fs/cgroup/pids")),
+            ]
+        );
+    }
+
+    /// A v2 machine's group is found when its children may use pids,
+    /// memory and cpu; else none is.
+    #[test]
+    fn the_v2_group_is_found_where_its_controllers_are_enabled() {
+        let cgroups = groups("0::/user.slice/job\n");
+        let mounts =
+            mounts(&["25 1 0:22 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate"]);
+        let job = PathBuf::from("/sys/fs/cgroup/user.slice/job");
+        let found = places_in(&cgroups, &mounts, |dir| {
+            assert_eq!(dir, job);
+            "cpuset cpu io memory pids".into()
+        });
+        assert_eq!(found, [(Controller::Unified, job)]);
+        assert!(places_in(&cgroups, &mounts, |_| "cpu memory".into()).is_empty());
+    }
+
+    /// The isolation line claims control groups hold exactly what they
+    /// hold.
+    #[test]
+    fn the_words_claim_only_what_the_groups_hold() {
+        let claimed = |holding: Holding| -> Vec<&str> {
+            let words = in_words(holding);
+            let claim = words
+                .split_once(" held for the whole box by control groups")
+                .map_or("", |(claim, _)| claim)
+                .to_string();
+            ["memory", "processes", "CPU time"]
+                .into_iter()
+                .filter(|w| claim.contains(w))
+                .collect()
+        };
+        assert!(claimed(Holding::default()).is_empty());
+        let all = Holding {
+            processes: true,
+            memory: true,
+            cpu: true,
+        };
+        assert_eq!(claimed(all), ["memory", "processes", "CPU time"]);
+        let no_memory = Holding {
+            memory: false,
+            ..all
+        };
+        assert_eq!(claimed(no_memory), ["processes", "CPU time"]);
+        assert_eq!(
+            claimed(Holding {
+                processes: true,
+                ..Holding::default()
+            }),
+            ["processes"]
+        );
     }
 }

@@ -252,11 +252,7 @@ fn holds(root: bool, own_user: bool) -> String {
     } else {
         "no system-call filter on this architecture"
     };
-    let limits = if super::cgroup::BoxGroup::available() {
-        "memory, processes and CPU time held for the whole box by control groups"
-    } else {
-        "no control group here: memory held per process and by sized tmpfs, processes by a limit of the box's user, CPU time over the box's processes"
-    };
+    let limits = super::cgroup::held_here();
     format!("{who}; {filter}; {limits}")
 }
 

@@ -34,6 +34,7 @@ use nix::sys::resource::{Resource, UsageWho, getrusage, setrlimit};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid};
+use procfs::process::{Process, all_processes};
 
 use super::SUPERVISE;
 use super::cgroup::{BoxGroup, Usage};
@@ -82,10 +83,13 @@ fn end_run(group: Pid) {
 /// Closes every descriptor of this process from 3 up: a run inherits
 /// only its standard input, output and error.
 pub(super) fn close_inherited() {
-    let open: Vec<i32> = fs::read_dir("/proc/self/fd")
-        .map(|dir| {
-            dir.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse().ok())
+    // The numbers first: the listing holds descriptors of its own (closed
+    // with it, before the others are).
+    let open: Vec<i32> = Process::myself()
+        .and_then(|me| me.fd())
+        .map(|listing| {
+            listing
+                .filter_map(|fd| Some(fd.ok()?.fd))
                 .filter(|&fd| fd > 2)
                 .collect()
         })
@@ -246,8 +250,10 @@ fn supervise_run(
     limit_run(&plan)?;
     let (input, out, err) = run_files(&plan)?;
     // As root, the run is held as a whole by control groups: this process
-    // joins them, starts the run, which is born in them, and leaves.
-    let groups = BoxGroup::new(plan.processes + 8, plan.memory);
+    // joins them, starts the run, which is born in them, and leaves. A run
+    // whose limits cannot be set is not started.
+    let groups = BoxGroup::new(plan.processes + 8, plan.memory)
+        .map_err(|e| format!("control group: {e}"))?;
     let mut command = Command::new(&plan.program);
     let (info, inherited) = if plan.boxed {
         let (info, inherited) = box_arguments(&mut command, &plan)?;
@@ -266,12 +272,15 @@ fn supervise_run(
     }
     let start = Instant::now();
     let spawned = command.spawn();
-    if let Some(g) = &groups {
-        g.leave();
-    }
+    let left = groups.as_ref().map_or(Ok(()), BoxGroup::leave);
     drop(inherited);
     let child =
         spawned.map_err(|e| format!("cannot start {}: {e}", plan.program.to_string_lossy()))?;
+    if let Err(e) = left {
+        // This process would count with the box, its time as the run's.
+        end_everything(Pid::from_raw(child.id() as i32), groups.as_ref());
+        return Err(format!("control group: {e}"));
+    }
     if let Ok(mut held) = GROUPS.lock() {
         *held = groups;
     }
@@ -538,9 +547,9 @@ fn account(report: &mut String, timeout: Duration, watched: &Watched, usage: &Us
 /// orphans come to it, or to its box's first process).
 fn run_cpu(polls: u64) -> Option<Duration> {
     if let Ok(held) = GROUPS.lock()
-        && let Some(groups) = held.as_ref()
+        && let Some(cpu) = held.as_ref().and_then(BoxGroup::cpu)
     {
-        return groups.cpu();
+        return Some(cpu);
     }
     polls.is_multiple_of(20).then(|| tree_cpu(getpid()))
 }
@@ -586,22 +595,13 @@ pub(super) fn end_everything(group: Pid, pids: Option<&BoxGroup>) {
 /// The processes whose parent is this one, from /proc.
 fn children() -> Vec<Pid> {
     let me = getpid().as_raw();
-    let Ok(entries) = fs::read_dir("/proc") else {
+    let Ok(processes) = all_processes() else {
         return Vec::new();
     };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&pid| {
-            // "pid (name) state ppid ...": the name may hold spaces and parentheses.
-            fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let rest = &stat[stat.rfind(')')? + 1..];
-                    rest.split_whitespace().nth(1)?.parse::<i32>().ok()
-                })
-                == Some(me)
-        })
-        .map(Pid::from_raw)
+    // One that ends while the list is read is left out: it is reaped.
+    processes
+        .filter_map(|p| p.ok()?.stat().ok())
+        .filter(|stat| stat.ppid == me)
+        .map(|stat| Pid::from_raw(stat.pid))
         .collect()
 }

@@ -1,47 +1,27 @@
-//! What a run has used, read from /proc: a process's CPU time and the time
-//! it waited for a core, the CPU time of every process below the
-//! supervisor, and the run's own time, which is held to its time limit.
+//! What a run has used, read from /proc through the procfs crate: a
+//! process's CPU time and the time it waited for a core, the CPU time of
+//! every process below the supervisor, and the run's own time, which is
+//! held to its time limit.
 
-use std::fs;
+use std::collections::HashMap;
 use std::time::Duration;
 
 use nix::unistd::Pid;
+use procfs::process::{Process, Stat, all_processes};
 
 /// CPU time of every process below `root` (not `root` itself): their own
 /// and their reaped children's.
 pub(super) fn tree_cpu(root: Pid) -> Duration {
-    let Ok(entries) = fs::read_dir("/proc") else {
+    let Ok(processes) = all_processes() else {
         return Duration::ZERO;
     };
-    let mut parent = std::collections::HashMap::new();
-    let mut ticks = std::collections::HashMap::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some(at) = stat.rfind(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = stat[at + 1..].split_whitespace().collect();
-        // state ppid ... utime(12) stime cutime cstime.
-        let Some(ppid) = fields.get(1).and_then(|f| f.parse::<i32>().ok()) else {
-            continue;
-        };
-        let used: u64 = fields
-            .iter()
-            .skip(11)
-            .take(4)
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum();
-        parent.insert(pid, ppid);
-        ticks.insert(pid, used);
+    let mut parent = HashMap::new();
+    let mut ticks = HashMap::new();
+    // A process that ends while the list is read is left out: what it
+    // used is its parent's (reaped) or gone with the box.
+    for stat in processes.filter_map(|p| p.ok()?.stat().ok()) {
+        parent.insert(stat.pid, stat.ppid);
+        ticks.insert(stat.pid, ticks_used(&stat));
     }
     let below = |mut pid: i32| {
         for _ in 0..4096 {
@@ -58,7 +38,7 @@ pub(super) fn tree_cpu(root: Pid) -> Duration {
         .filter(|(pid, _)| below(**pid))
         .map(|(_, t)| *t)
         .sum();
-    Duration::from_nanos(total.saturating_mul(1_000_000_000) / clock_ticks())
+    from_ticks(total)
 }
 
 /// What a process has used so far.
@@ -74,33 +54,33 @@ pub(super) struct Times {
 impl Times {
     /// The times of `pid`, from /proc; `None` once it is gone.
     pub(super) fn of(pid: Pid) -> Option<Times> {
-        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let rest = &stat[stat.rfind(')')? + 1..];
-        // After the name: state ppid pgrp session tty tpgid flags minflt
-        // cminflt majflt cmajflt utime stime cutime cstime.
-        let ticks: u64 = rest
-            .split_whitespace()
-            .skip(11)
-            .take(4)
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum();
-        let per_second = clock_ticks();
-        let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second);
-        let waited = fs::read_to_string(format!("/proc/{pid}/schedstat"))
-            .ok()
-            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .map_or(Duration::ZERO, Duration::from_nanos);
+        let process = Process::new(pid.as_raw()).ok()?;
+        let cpu = from_ticks(ticks_used(&process.stat().ok()?));
+        let waited = process
+            .schedstat()
+            .map_or(Duration::ZERO, |s| Duration::from_nanos(s.run_delay));
         Some(Times { cpu, waited })
     }
 }
 
-fn clock_ticks() -> u64 {
-    nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
-        .ok()
-        .flatten()
-        .and_then(|t| u64::try_from(t).ok())
-        .filter(|&t| t > 0)
-        .unwrap_or(100)
+/// The clock ticks a process has used: its own (user and system) and its
+/// reaped children's.
+fn ticks_used(stat: &Stat) -> u64 {
+    let reaped = |t: i64| u64::try_from(t).unwrap_or(0);
+    stat.utime
+        .saturating_add(stat.stime)
+        .saturating_add(reaped(stat.cutime))
+        .saturating_add(reaped(stat.cstime))
+}
+
+/// `ticks` clock ticks as a time, at this machine's tick rate.
+fn from_ticks(ticks: u64) -> Duration {
+    // Linux's rate for /proc is 100 a second wherever it is not told.
+    let per_second = match procfs::ticks_per_second() {
+        0 => 100,
+        t => t,
+    };
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / per_second)
 }
 
 /// A run's own time after `wall` of it: the time it was on a core or
@@ -110,4 +90,60 @@ fn clock_ticks() -> u64 {
 /// machine's load; its CPU time is held to the limit too.
 pub(super) fn own_time(times: &Times, wall: Duration) -> Duration {
     wall.saturating_sub(times.waited)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    /// A second of clock ticks is a second, whatever the tick rate.
+    #[test]
+    fn ticks_are_counted_at_the_real_rate() {
+        assert_eq!(
+            from_ticks(procfs::ticks_per_second()),
+            Duration::from_secs(1)
+        );
+        assert_eq!(from_ticks(0), Duration::ZERO);
+    }
+
+    /// A process that has ended and been reaped has no times, and is no
+    /// error; one that runs has them.
+    #[test]
+    fn a_process_that_is_gone_has_no_times() {
+        let mut child = Command::new("true").spawn().unwrap();
+        let pid = Pid::from_raw(child.id() as i32);
+        child.wait().unwrap();
+        assert_eq!(Times::of(pid), None);
+        assert_eq!(tree_cpu(pid), Duration::ZERO);
+        assert!(Times::of(nix::unistd::getpid()).is_some());
+    }
+
+    /// The CPU time a child has used counts in the CPU time of the tree
+    /// below its parent.
+    #[test]
+    fn a_childs_cpu_time_counts_below_its_parent() {
+        let mut child = Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = Pid::from_raw(child.id() as i32);
+        // Against a hang only: the child is given up to a minute to use
+        // a tick.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let used = loop {
+            let used = Times::of(pid).unwrap().cpu;
+            if !used.is_zero() || Instant::now() > deadline {
+                break used;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let tree = tree_cpu(nix::unistd::getpid());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!used.is_zero());
+        assert!(tree >= used, "{tree:?} < {used:?}");
+    }
 }
