@@ -140,7 +140,7 @@ impl BoxGroup {
         let swap = swaps();
         let page = procfs::page_size();
         let mut group = BoxGroup { dirs: Vec::new() };
-        let (ours, name) = group_name();
+        let (ours, name) = group_name(PREFIX);
         for (controller, base) in places() {
             sweep(&base, &ours);
             let dir = base.join(&name);
@@ -438,19 +438,20 @@ fn swaps() -> bool {
     procfs::Meminfo::current().map_or(true, |m| m.swap_total > 0)
 }
 
-/// The start of the names of the groups of this process's pid namespace,
-/// and a name of that start no other group has: the hierarchies may be
+/// The start of the names `prefix` gives this process's pid namespace, and
+/// a name of that start no other has: the hierarchies (and `/run`) may be
 /// shared with other containers, where a pid names another process (or
-/// none), so a group is named, and swept, only within its namespace; two
-/// boxes of one process (a probe and a run, or tests) never share a name.
-fn group_name() -> (String, String) {
+/// none), so a group or a staging folder is named, and swept, only within
+/// its namespace; two of one process (a probe and a run, or tests) never
+/// share a name.
+pub(super) fn group_name(prefix: &str) -> (String, String) {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let space = Process::myself()
         .and_then(|me| me.namespaces())
         .ok()
         .and_then(|spaces| Some(spaces.0.get(OsStr::new("pid"))?.identifier))
         .unwrap_or(0);
-    let ours = format!("{PREFIX}{space}-");
+    let ours = format!("{prefix}{space}-");
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let name = format!("{ours}{}-{n}", std::process::id());
     (ours, name)

@@ -6,7 +6,7 @@
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use nix::fcntl::OFlag;
 
@@ -46,38 +46,47 @@ pub fn append_to(path: &Path) -> io::Result<fs::File> {
         .open(path)
 }
 
-/// The first file or folder under `dir` (itself included) that a user
-/// who owns none of it could not use, with its mode: a folder others may
-/// not list and enter, or a file others may not read. Links are not
-/// followed (the box resolves them itself); at most [`WALKED`] entries are
-/// looked at. `None` when others may use all of it.
-pub fn first_closed_to_others(dir: &Path) -> Option<(std::path::PathBuf, u32)> {
+/// The first folder under `dir` (itself included) that a user who owns
+/// none of it could not list and enter, or of the files `named` (those a
+/// command names) one such a user could not read, with its mode. Links are
+/// not followed (the box resolves them itself), folders whose names start
+/// with a dot are passed over (a `.git`, a `.venv` the command does not
+/// name), and at most [`WALKED`] folders are looked at. `None` when others
+/// may use all of them.
+pub fn first_closed_to_others(dir: &Path, named: &[PathBuf]) -> Option<(PathBuf, u32)> {
     use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| {
+        fs::symlink_metadata(path)
+            .ok()
+            .map(|m| (m.permissions().mode() & 0o7777, m.is_dir()))
+    };
     let mut pending = vec![dir.to_path_buf()];
     let mut walked = 0;
-    while let Some(path) = pending.pop() {
+    while let Some(folder) = pending.pop() {
         walked += 1;
         if walked > WALKED {
-            return None;
+            break;
         }
-        let Ok(meta) = fs::symlink_metadata(&path) else {
-            continue;
-        };
-        let mode = meta.permissions().mode() & 0o7777;
-        if meta.is_dir() {
-            if mode & 0o005 != 0o005 {
-                return Some((path, mode));
-            }
-            if let Ok(entries) = fs::read_dir(&path) {
-                let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-                entries.sort_unstable_by(|a, b| b.cmp(a));
-                pending.extend(entries);
-            }
-        } else if meta.is_file() && mode & 0o004 == 0 {
-            return Some((path, mode));
+        match mode(&folder) {
+            Some((bits, true)) if bits & 0o005 != 0o005 => return Some((folder, bits)),
+            Some((_, true)) => {}
+            _ => continue,
+        }
+        if let Ok(entries) = fs::read_dir(&folder) {
+            let mut below: Vec<PathBuf> = entries
+                .flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .collect();
+            below.sort_unstable_by(|a, b| b.cmp(a));
+            pending.extend(below);
         }
     }
-    None
+    named.iter().find_map(|file| match mode(file) {
+        Some((bits, false)) if bits & 0o004 == 0 => Some((file.clone(), bits)),
+        _ => None,
+    })
 }
 
 /// Entries of a candidate's folder looked at for [`first_closed_to_others`].
@@ -86,8 +95,8 @@ const WALKED: usize = 20_000;
 #[cfg(test)]
 mod tests {
     /// A folder others may use whole is open; one of mode 0700, a folder
-    /// in it of mode 0750 or a file of mode 0600 is the first found, with
-    /// its mode.
+    /// in it of mode 0750 or the command's file of mode 0600 is the first
+    /// found, with its mode.
     #[test]
     fn the_first_file_closed_to_others_is_found() {
         use std::os::unix::fs::PermissionsExt;
@@ -102,16 +111,28 @@ mod tests {
         set(&dir.join("lib"), 0o755);
         set(&dir.join("lib/rules.py"), 0o644);
         set(&dir.join("main.py"), 0o644);
-        assert_eq!(first_closed_to_others(&dir), None);
+        let named = [dir.join("main.py")];
+        assert_eq!(first_closed_to_others(&dir, &named), None);
+        // A file the command does not name is the candidate's business (a
+        // grader's key file left there must stay closed).
         set(&dir.join("lib/rules.py"), 0o600);
+        assert_eq!(first_closed_to_others(&dir, &named), None);
+        set(&dir.join("main.py"), 0o600);
+        let closed = |path: PathBuf, mode| Some((path, mode));
         assert_eq!(
-            first_closed_to_others(&dir),
-            Some((dir.join("lib/rules.py"), 0o600))
+            first_closed_to_others(&dir, &named),
+            closed(dir.join("main.py"), 0o600)
         );
         set(&dir.join("lib"), 0o750);
-        assert_eq!(first_closed_to_others(&dir), Some((dir.join("lib"), 0o750)));
+        assert_eq!(
+            first_closed_to_others(&dir, &named),
+            closed(dir.join("lib"), 0o750)
+        );
         set(&dir, 0o700);
-        assert_eq!(first_closed_to_others(&dir), Some((dir.clone(), 0o700)));
+        assert_eq!(
+            first_closed_to_others(&dir, &named),
+            closed(dir.clone(), 0o700)
+        );
         set(&dir, 0o755);
         set(&dir.join("lib"), 0o755);
         fs::remove_dir_all(&dir).unwrap();

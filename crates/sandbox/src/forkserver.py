@@ -145,27 +145,42 @@ def tree_cpu(me):
 
 def fresh(place):
     """Makes a box's fresh place fresh again: its mode as the box made it
-    (a run may have changed it: 0555 would keep its files), then empty.
-    True when it is both; else the next run would not find it fresh."""
+    (a run may have changed it: 0555 would keep its files), then empty but
+    for what the box mounted in it (the candidate's own folder, when it
+    lies in /tmp). True when it is both; else the next run would not find
+    it fresh."""
     try:
         os.chmod(place, 0o1777)
     except OSError:
         pass
     empty(place)
     try:
-        return os.listdir(place) == [] and os.stat(place).st_mode & 0o7777 == 0o1777
+        left = [name for name in os.listdir(place)
+                if not mounted(place, os.path.join(place, name))]
+        return left == [] and os.stat(place).st_mode & 0o7777 == 0o1777
+    except OSError:
+        return False
+
+
+def mounted(place, path):
+    """True when path, in place, is a mount of its own (another device)."""
+    try:
+        return os.lstat(path).st_dev != os.stat(place).st_dev
     except OSError:
         return False
 
 
 def empty(folder):
-    """Removes everything in folder, whatever its modes."""
+    """Removes everything in folder, whatever its modes, but what is
+    mounted in it."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
         path = os.path.join(folder, name)
+        if mounted(folder, path):
+            continue
         try:
             if os.path.isdir(path) and not os.path.islink(path):
                 os.chmod(path, 0o700)

@@ -242,18 +242,22 @@ impl Sandbox {
             return None;
         };
         // Its folder, else the folders of the files its command names.
+        let base = std::path::absolute(program.dir.as_deref().unwrap_or(Path::new("."))).ok()?;
+        let named: Vec<PathBuf> = program
+            .command
+            .iter()
+            .map(|word| base.join(word))
+            .filter(|path| path.is_file() && !program::in_system(path))
+            .collect();
         let folders: Vec<PathBuf> = match &program.dir {
-            Some(dir) => vec![std::path::absolute(dir).ok()?],
-            None => program
-                .command
+            Some(_) => vec![base.clone()],
+            None => named
                 .iter()
-                .filter_map(|word| std::path::absolute(word).ok())
-                .filter(|path| path.is_file() && !program::in_system(path))
                 .filter_map(|path| path.parent().map(Path::to_path_buf))
                 .collect(),
         };
         folders.iter().find_map(|dir| {
-            let (path, mode) = files::first_closed_to_others(dir)?;
+            let (path, mode) = files::first_closed_to_others(dir, &named)?;
             Some(format!(
                 "{} (mode {mode:04o}) cannot be read by the box's own user, which reads only what others may read: run `chmod -R a+rX {}` (or grade a copy that others may read)",
                 path.display(),

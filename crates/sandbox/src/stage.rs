@@ -19,11 +19,11 @@
 //! folders it binds as that user: one under a folder it may not enter (a
 //! pyenv under `/root`, mode 0700; the grader's scratch folder, 0700) would
 //! be refused. So each source the box is given that the user cannot reach
-//! is bound into the namespace's staging folder (`/run/cz-stage-PID`,
+//! is bound into the namespace's staging folder (`/run/cz-stage-NS-PID-N`,
 //! mode 0755), and bubblewrap binds it from there. The sources keep their
 //! own modes, so the box reads what others may read, and nothing more.
 //!
-//! Only the staging folder itself is made on the host (`/run/cz-stage-PID`
+//! Only the staging folder itself is made on the host (in `/run`
 //! as root, a folder beside the run's files in the grader's scratch folder
 //! otherwise), and removed at the end.
 
@@ -122,10 +122,11 @@ impl Stage {
             true => std::env::temp_dir(),
             false => near.to_path_buf(),
         };
+        let (ours, name) = super::cgroup::group_name(PREFIX);
         if root {
-            super::cgroup::sweep(&base, PREFIX);
+            super::cgroup::sweep(&base, &ours);
         }
-        let dir = base.join(format!("{PREFIX}{}", std::process::id()));
+        let dir = base.join(name);
         let _ = fs::remove_dir(&dir);
         fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let stage = Stage { dir };

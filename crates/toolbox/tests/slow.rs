@@ -8,6 +8,7 @@
 
 mod check;
 mod grade;
+mod holes;
 mod hostile;
 mod root;
 mod searches;
