@@ -318,23 +318,23 @@ fn box_arguments(
     plan: &SupervisedRun,
 ) -> Result<((OwnedFd, OwnedFd), Vec<OwnedFd>), String> {
     // Bubblewrap writes the box's first pid on an inherited descriptor,
-    // and closes it in the box; it reads the box's system-call filter from
-    // another.
+    // and closes it in the box; it reads each program of the box's
+    // system-call filter from another.
     let mut inherited = Vec::new();
     let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
     fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).map_err(|e| format!("pipe: {e}"))?;
     command.arg("--info-fd").arg(write.as_raw_fd().to_string());
-    if let Some(filter) = super::seccomp::filter() {
+    for program in super::seccomp::filter().unwrap_or_default() {
         let (filter_read, filter_write) =
             nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
         fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
             .map_err(|e| format!("pipe: {e}"))?;
-        // A few hundred bytes: within any pipe's buffer.
+        // At most 4096 instructions of 8 bytes: within any pipe's buffer.
         let mut feed = fs::File::from(filter_write);
-        std::io::Write::write_all(&mut feed, &filter).map_err(|e| format!("filter: {e}"))?;
+        std::io::Write::write_all(&mut feed, program).map_err(|e| format!("filter: {e}"))?;
         drop(feed);
         command
-            .arg("--seccomp")
+            .arg("--add-seccomp-fd")
             .arg(filter_read.as_raw_fd().to_string());
         inherited.push(filter_read);
     }
