@@ -23,13 +23,21 @@
 //! box: shared memory of POSIX's lives in the box's `/dev/shm`, emptied
 //! after each case), opening files by handle, and the administrator's
 //! calls (`kexec`, modules, reboot, swap, accounting, quotas, the kernel
-//! log), `fallocate` (which the file-size limit does not bound: with
+//! log), and `fallocate` (which the file-size limit does not bound: with
 //! `FALLOC_FL_KEEP_SIZE` a run's output file took 2 GB of the grader's disk
-//! at a size of 0), and `socket` of the unix family (a socket bound at a
-//! path is reached through any mount of it, whatever the network
-//! namespace: one in a candidate's own folder, which its box is given
-//! read-only, let a process of its owner outside the box answer for it;
-//! `socketpair` stays).
+//! at a size of 0).
+//!
+//! **Sockets** are an allow-list: a judge reads a file and prints a code,
+//! and needs none. `socket` is refused for every family: a network
+//! namespace leaves a box a loopback of its own, but it does not close
+//! `AF_VSOCK`, which on a virtual machine reaches services of its host, nor
+//! a unix socket bound at a path, which is reached through any mount of it
+//! whatever the network namespace (one in a candidate's own folder, which
+//! its box is given read-only, let a process of its owner outside the box
+//! answer for it); netlink and packet sockets talk to the kernel's network
+//! code. `socketpair` is allowed for the unix family alone: a pair is
+//! connected to nothing but itself, and Python's `multiprocessing`,
+//! `asyncio` and `subprocess` may make one.
 //!
 //! `clone3` answers `ENOSYS`, so that the C library falls back to `clone`,
 //! whose flags the filter can read (`clone3`'s are in memory, which seccomp
@@ -152,6 +160,8 @@ mod rules {
         libc::SYS_syslog,
         // Disk the file-size limit does not bound.
         libc::SYS_fallocate,
+        // Every socket: see the module's doc.
+        libc::SYS_socket,
     ];
 
     /// `clone` flags that make a namespace (`CLONE_NEWTIME` is one of
@@ -167,7 +177,7 @@ mod rules {
     ];
 
     /// A condition on the low 32 bits of a call's first argument: the
-    /// kernel reads `clone`'s flags and `socket`'s family there.
+    /// kernel reads `clone`'s flags and `socketpair`'s family there.
     fn first(op: SeccompCmpOp, value: libc::c_int) -> Result<SeccompCondition, BackendError> {
         SeccompCondition::new(0, SeccompCmpArgLen::Dword, op, u64::from(value as u32))
     }
@@ -184,8 +194,8 @@ mod rules {
             .map(|&flag| SeccompRule::new(vec![first(SeccompCmpOp::MaskedEq(flag as u64), flag)?]))
             .collect::<Result<_, _>>()?;
         refused.insert(libc::SYS_clone, namespaces);
-        let unix = SeccompRule::new(vec![first(SeccompCmpOp::Eq, libc::AF_UNIX)?])?;
-        refused.insert(libc::SYS_socket, vec![unix]);
+        let not_unix = SeccompRule::new(vec![first(SeccompCmpOp::Ne, libc::AF_UNIX)?])?;
+        refused.insert(libc::SYS_socketpair, vec![not_unix]);
         let refusals = SeccompFilter::new(
             refused,
             SeccompAction::Allow,
