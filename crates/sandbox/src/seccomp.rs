@@ -49,7 +49,9 @@
 //! **x32.** On x86-64 a call of the x32 ABI is made with x86-64's
 //! architecture and its number with bit 30 set; the rules match numbers
 //! exactly, so the filter lets every such call through. A kernel built
-//! without x32, as most are, or with it turned off, refuses them itself.
+//! without x32, as most are, or with it turned off, refuses them itself;
+//! [`x32_unfiltered`] says whether this one may run them, and the isolation
+//! line says so when it may.
 
 use std::sync::OnceLock;
 
@@ -222,6 +224,136 @@ mod rules {
             bytes.extend_from_slice(&instruction.k.to_ne_bytes());
         }
         bytes
+    }
+}
+
+/// Whether this machine's kernel may run system calls of the x32 ABI,
+/// which the filter lets through (see the module's doc). False where there
+/// is no x32 (on every architecture but x86-64), and where the kernel
+/// says it has none or has it turned off; true where it may, and where it
+/// does not say. Found once.
+pub fn x32_unfiltered() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static FOUND: OnceLock<bool> = OnceLock::new();
+        *FOUND.get_or_init(|| {
+            let read = |path: &str| std::fs::read_to_string(path).ok();
+            x32::runs(
+                read("/sys/module/syscall/parameters/x32").as_deref(),
+                x32::kernel_config().as_deref(),
+                &read("/proc/cmdline").unwrap_or_default(),
+            )
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x32 {
+    use std::fs;
+    use std::io::Read;
+
+    /// The running kernel's configuration: `/boot/config-RELEASE`, else
+    /// `/proc/config.gz`; `None` when neither can be read.
+    pub(super) fn kernel_config() -> Option<String> {
+        if let Ok(release) = fs::read_to_string("/proc/sys/kernel/osrelease")
+            && let Ok(text) = fs::read_to_string(format!("/boot/config-{}", release.trim()))
+        {
+            return Some(text);
+        }
+        let file = fs::File::open("/proc/config.gz").ok()?;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(file)
+            .take(64 << 20)
+            .read_to_string(&mut text)
+            .ok()?;
+        Some(text)
+    }
+
+    /// Whether a kernel runs x32 calls, from what it says of itself: the
+    /// switch a Debian kernel shows (`syscall.x32`'s value, `Y` or `N`), its
+    /// configuration, and its command line. Without the switch, a kernel
+    /// built without `CONFIG_X86_X32_ABI` runs none; one built with it runs
+    /// them unless it has Debian's switch (`CONFIG_X86_X32_DISABLED`, set or
+    /// not) and that is off: `syscall.x32=` on the command line, else the
+    /// configuration's default. A kernel whose configuration cannot be read
+    /// may run them.
+    pub(super) fn runs(switch: Option<&str>, config: Option<&str>, cmdline: &str) -> bool {
+        if let Some(switch) = switch {
+            return yes(switch.trim()).unwrap_or(true);
+        }
+        let Some(config) = config else {
+            return true;
+        };
+        let set = |name: &str| config.lines().any(|l| l.strip_prefix(name) == Some("=y"));
+        if !set("CONFIG_X86_X32_ABI") {
+            return false;
+        }
+        let switched = config.lines().any(|l| {
+            l.strip_prefix("CONFIG_X86_X32_DISABLED=").is_some()
+                || l == "# CONFIG_X86_X32_DISABLED is not set"
+        });
+        if !switched {
+            return true;
+        }
+        // The kernel's own words end at `--`: the rest is init's.
+        let asked = cmdline
+            .split_whitespace()
+            .take_while(|&w| w != "--")
+            .filter_map(|w| w.strip_prefix("syscall.x32="))
+            .last()
+            .and_then(yes);
+        asked.unwrap_or(!set("CONFIG_X86_X32_DISABLED"))
+    }
+
+    /// A yes or a no as the kernel reads one (`kstrtobool`): `y`, `1` or
+    /// `on`; `n`, `0` or `off`.
+    fn yes(word: &str) -> Option<bool> {
+        let mut chars = word.chars().map(|c| c.to_ascii_lowercase());
+        match (chars.next()?, chars.next()) {
+            ('y' | '1', _) => Some(true),
+            ('n' | '0', _) => Some(false),
+            ('o', Some('n')) => Some(true),
+            ('o', Some('f')) => Some(false),
+            _ => None,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::runs;
+
+        const ON: &str = "CONFIG_X86_64=y\nCONFIG_X86_X32_ABI=y\n";
+        const OFF: &str = "CONFIG_X86_64=y\n# CONFIG_X86_X32_ABI is not set\n";
+        const DEBIAN: &str =
+            "CONFIG_X86_X32_ABI=y\nCONFIG_X86_X32_DISABLED=y\nCONFIG_X86_X32_ABI_EXTRA=y\n";
+        const DEBIAN_ON: &str = "CONFIG_X86_X32_ABI=y\n# CONFIG_X86_X32_DISABLED is not set\n";
+
+        #[test]
+        fn x32_runs_as_the_kernel_says() {
+            // Debian's switch, when shown, decides.
+            assert!(!runs(Some("N\n"), Some(ON), ""));
+            assert!(runs(Some("Y\n"), Some(OFF), ""));
+            // Built without x32: none, whatever the command line asks.
+            assert!(!runs(None, Some(OFF), "syscall.x32=y"));
+            assert!(!runs(None, Some(""), ""));
+            // Built with it and no switch: the command line cannot turn it off.
+            assert!(runs(None, Some(ON), "syscall.x32=n"));
+            // Debian's switch: the command line, else the default.
+            assert!(!runs(None, Some(DEBIAN), "quiet"));
+            assert!(runs(None, Some(DEBIAN), "quiet syscall.x32=y"));
+            assert!(runs(None, Some(DEBIAN), "syscall.x32=on"));
+            assert!(!runs(None, Some(DEBIAN), "syscall.x32=y syscall.x32=0"));
+            assert!(runs(None, Some(DEBIAN_ON), "ro"));
+            assert!(!runs(None, Some(DEBIAN_ON), "ro syscall.x32=off"));
+            // Words after `--` are init's, not the kernel's.
+            assert!(!runs(None, Some(DEBIAN), "ro -- syscall.x32=y"));
+            // Nothing known: it may.
+            assert!(runs(None, None, ""));
+        }
     }
 }
 
