@@ -1,6 +1,8 @@
 //! The system calls a box may not make: a seccomp filter that bubblewrap
-//! installs in the box before the run starts (`--add-seccomp-fd`), so every
-//! process of the box has it and none can lift it.
+//! installs in the box before the run starts (`--add-seccomp-fd`, an option
+//! of bubblewrap 0.6 and later: an older one refuses it, and so every run
+//! in a box, rather than run one unfiltered), so every process of the box
+//! has it and none can lift it.
 //!
 //! The filter is compiled by `seccompiler` (rust-vmm's, Firecracker's) from
 //! the rules below, each call named by the C library's number for it
