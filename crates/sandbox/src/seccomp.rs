@@ -390,7 +390,9 @@ mod tests {
     }
 
     /// The filter of this machine is its two programs, in bubblewrap's
-    /// bytes, 8 per instruction.
+    /// bytes, 8 per instruction, each within a page: the supervisor writes
+    /// each into a pipe before bubblewrap reads it, and a pipe holds a page
+    /// at least.
     #[test]
     fn the_filter_is_two_programs_of_whole_instructions() {
         let programs = filter().expect("a filter on this architecture");
@@ -398,6 +400,7 @@ mod tests {
         let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
         for (built, compiled) in programs.iter().zip(super::rules::programs(arch).unwrap()) {
             assert_eq!(built.len(), compiled.len() * 8);
+            assert!(built.len() <= 4096, "{} bytes", built.len());
         }
         assert!(std::ptr::eq(filter().unwrap(), programs), "built once");
     }

@@ -329,7 +329,7 @@ fn box_arguments(
             nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe: {e}"))?;
         fcntl(&filter_read, FcntlArg::F_SETFD(FdFlag::empty()))
             .map_err(|e| format!("pipe: {e}"))?;
-        // At most 4096 instructions of 8 bytes: within any pipe's buffer.
+        // Within a page (seccomp's tests hold it): within any pipe's buffer.
         let mut feed = fs::File::from(filter_write);
         std::io::Write::write_all(&mut feed, program).map_err(|e| format!("filter: {e}"))?;
         drop(feed);
