@@ -247,10 +247,12 @@ fn holds(root: bool, own_user: bool) -> String {
         }
         _ => "as the grader's user, with no capability",
     };
-    let filter = if super::seccomp::filter().is_some() {
-        "tracing, mounting, namespaces and IPC refused by a system-call filter"
-    } else {
-        "no system-call filter on this architecture"
+    let filter = match (super::seccomp::filter(), super::seccomp::x32_unfiltered()) {
+        (Some(_), false) => "tracing, mounting, namespaces and IPC refused by a system-call filter",
+        (Some(_), true) => {
+            "tracing, mounting, namespaces and IPC refused by a system-call filter, but not when made as x32 system calls, which this kernel may run and the filter does not see"
+        }
+        (None, _) => "no system-call filter on this architecture",
     };
     let limits = super::cgroup::held_here();
     format!("{who}; {filter}; {limits}")

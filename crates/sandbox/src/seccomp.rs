@@ -1,285 +1,423 @@
-//! The system calls a box may not make: a seccomp filter, in classic BPF,
-//! that bubblewrap installs in the box before the run starts (`--seccomp`),
-//! so every process of the box has it and none can lift it.
+//! The system calls a box may not make: a seccomp filter that bubblewrap
+//! installs in the box before the run starts (`--add-seccomp-fd`, an option
+//! of bubblewrap 0.6 and later: an older one refuses it, and so every run
+//! in a box, rather than run one unfiltered), so every process of the box
+//! has it and none can lift it.
+//!
+//! The filter is compiled by `seccompiler` (rust-vmm's, Firecracker's) from
+//! the rules below, each call named by the C library's number for it
+//! (`libc::SYS_*`), so the same rules hold on every architecture
+//! seccompiler writes filters for: x86-64, aarch64 and riscv64. Elsewhere
+//! there is none ([`filter`] is `None`), and the isolation line of every
+//! report says so. Each of its programs first checks the architecture a
+//! call is made in: a process of another (i386 through `int $0x80` on
+//! x86-64, 32-bit Arm on aarch64) is killed, since its calls have other
+//! numbers.
 //!
 //! It refuses, with `EPERM`, what a judge of text files never needs and a
 //! hostile run would use against its box or its grader: tracing and reading
 //! other processes (`ptrace`, `process_vm_readv`/`writev`, `kcmp`,
 //! `pidfd_getfd`), mounting and unmounting (`mount`, `umount2`,
-//! `pivot_root`, the new mount API), namespaces (`unshare`, `setns`, and
-//! `clone` with a namespace flag), kernel keyrings, `bpf`,
+//! `pivot_root`, `chroot`, the new mount API), namespaces (`unshare`,
+//! `setns`, and `clone` with a namespace flag), kernel keyrings, `bpf`,
 //! `perf_event_open`, `userfaultfd`, `io_uring`, System V and POSIX
 //! message-queue IPC (state that would outlive a case in a fork server's
 //! box: shared memory of POSIX's lives in the box's `/dev/shm`, emptied
-//! after each case), and the administrator's calls (modules, reboot, swap,
-//! accounting, quotas, the kernel log), `fallocate` (which the file-size
-//! limit does not bound: with `FALLOC_FL_KEEP_SIZE` a run's output file
-//! took 2 GB of the grader's disk at a size of 0), and `socket` of the
-//! unix family (a socket bound at a path is reached through any mount of
-//! it, whatever the network namespace: one in a candidate's own folder,
-//! which its box is given read-only, let a process of its owner outside
-//! the box answer for it; `socketpair` stays). `clone3` answers `ENOSYS`, so that
-//! the C library falls back to `clone`, whose flags the filter can read.
-//! A call made through another architecture's numbers (x32) is refused; a
-//! process of another architecture is killed.
+//! after each case), opening files by handle, and the administrator's
+//! calls (`kexec`, modules, reboot, swap, accounting, quotas, the kernel
+//! log), and `fallocate` (which the file-size limit does not bound: with
+//! `FALLOC_FL_KEEP_SIZE` a run's output file took 2 GB of the grader's disk
+//! at a size of 0).
 //!
-//! The filter is written for x86-64 only: elsewhere there is none
-//! ([`filter`] is `None`), and the isolation line of every report says so.
+//! **Sockets** are an allow-list: a judge reads a file and prints a code,
+//! and needs none. `socket` is refused for every family: a network
+//! namespace leaves a box a loopback of its own, but it does not close
+//! `AF_VSOCK`, which on a virtual machine reaches services of its host, nor
+//! a unix socket bound at a path, which is reached through any mount of it
+//! whatever the network namespace (one in a candidate's own folder, which
+//! its box is given read-only, let a process of its owner outside the box
+//! answer for it); netlink and packet sockets talk to the kernel's network
+//! code. `socketpair` is allowed for the unix family alone: a pair is
+//! connected to nothing but itself, and Python's `multiprocessing`,
+//! `asyncio` and `subprocess` may make one.
+//!
+//! `clone3` answers `ENOSYS`, so that the C library falls back to `clone`,
+//! whose flags the filter can read (`clone3`'s are in memory, which seccomp
+//! cannot see). A seccompiler filter gives one answer to every call it
+//! matches, so that answer is a second program: the kernel runs every
+//! filter a process has and keeps the strongest answer, and no call is
+//! matched by both.
+//!
+//! **x32.** On x86-64 a call of the x32 ABI is made with x86-64's
+//! architecture and its number with bit 30 set; the rules match numbers
+//! exactly, so the filter lets every such call through. A kernel built
+//! without x32, as most are, or with it turned off, refuses them itself;
+//! [`x32_unfiltered`] says whether this one may run them, and the isolation
+//! line says so when it may.
 
-/// Denied system calls of x86-64, by number.
-#[cfg(target_arch = "x86_64")]
-const DENIED: &[u32] = &[
-    101, // ptrace
-    310, // process_vm_readv
-    311, // process_vm_writev
-    312, // kcmp
-    438, // pidfd_getfd
-    165, // mount
-    166, // umount2
-    155, // pivot_root
-    161, // chroot
-    428, // open_tree
-    429, // move_mount
-    430, // fsopen
-    431, // fsconfig
-    432, // fsmount
-    433, // fspick
-    442, // mount_setattr
-    272, // unshare
-    308, // setns
-    248, // add_key
-    249, // request_key
-    250, // keyctl
-    321, // bpf
-    298, // perf_event_open
-    323, // userfaultfd
-    425, // io_uring_setup
-    426, // io_uring_enter
-    427, // io_uring_register
-    29,  // shmget
-    64,  // semget
-    68,  // msgget
-    240, // mq_open
-    303, // name_to_handle_at
-    304, // open_by_handle_at
-    246, // kexec_load
-    320, // kexec_file_load
-    175, // init_module
-    313, // finit_module
-    176, // delete_module
-    169, // reboot
-    167, // swapon
-    168, // swapoff
-    163, // acct
-    179, // quotactl
-    103, // syslog
-    285, // fallocate
-];
+use std::sync::OnceLock;
 
-#[cfg(target_arch = "x86_64")]
-const ARCH: u32 = 0xC000_003E; // AUDIT_ARCH_X86_64
-#[cfg(target_arch = "x86_64")]
-const CLONE: u32 = 56;
-#[cfg(target_arch = "x86_64")]
-const CLONE3: u32 = 435;
-#[cfg(target_arch = "x86_64")]
-const SOCKET: u32 = 41;
-/// `socket`'s first argument for the unix family.
-#[cfg(target_arch = "x86_64")]
-const AF_UNIX: u32 = 1;
-/// System calls numbered from here on are x32's.
-#[cfg(target_arch = "x86_64")]
-const X32: u32 = 0x4000_0000;
-
-/// `clone` flags that make a namespace: NEWNS, NEWCGROUP, NEWUTS, NEWIPC,
-/// NEWUSER, NEWPID, NEWNET (and NEWTIME, 0x80, which `clone` ignores).
-pub const NAMESPACE_FLAGS: u32 =
-    0x0002_0000 | 0x0200_0000 | 0x0400_0000 | 0x0800_0000 | 0x1000_0000 | 0x2000_0000 | 0x4000_0000;
-
-const EPERM: u32 = 1;
-const ENOSYS: u32 = 38;
-const RET_ALLOW: u32 = 0x7fff_0000;
-const RET_ERRNO: u32 = 0x0005_0000;
-const RET_KILL_PROCESS: u32 = 0x8000_0000;
-
-// Classic BPF opcodes.
-const LD_W_ABS: u16 = 0x20;
-const JEQ_K: u16 = 0x15;
-const JGE_K: u16 = 0x35;
-const JSET_K: u16 = 0x45;
-const RET_K: u16 = 0x06;
-
-// Offsets in `struct seccomp_data`: the call's number, the architecture,
-// and the low half of its first argument (little-endian).
-const NR: u32 = 0;
-const ARCH_AT: u32 = 4;
-const ARG0_LOW: u32 = 16;
-
-/// Where a jump goes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum To {
-    Next,
-    Deny,
-    NoSys,
-    Kill,
-    Clone,
-    Socket,
+/// The filter, as programs of classic BPF for bubblewrap to install in
+/// order (`--add-seccomp-fd` for each), each the bytes of its
+/// `struct sock_filter` array in this machine's byte order; `None` on an
+/// architecture seccompiler does not write filters for. Compiled once.
+pub fn filter() -> Option<&'static [Vec<u8>]> {
+    static PROGRAMS: OnceLock<Option<Vec<Vec<u8>>>> = OnceLock::new();
+    PROGRAMS.get_or_init(compiled).as_deref()
 }
 
-/// One instruction before its jumps are resolved.
-#[derive(Clone, Copy, Debug)]
-struct Op {
-    code: u16,
-    k: u32,
-    yes: To,
-    no: To,
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
+fn compiled() -> Option<Vec<Vec<u8>>> {
+    let arch = seccompiler::TargetArch::try_from(std::env::consts::ARCH).ok()?;
+    // The rules are fixed: a failure here fails the tests, on every
+    // architecture, before it could reach a box.
+    let programs = rules::programs(arch).expect("the system-call filter compiles");
+    Some(programs.iter().map(|p| rules::bytes(p)).collect())
 }
 
-fn op(code: u16, k: u32) -> Op {
-    Op {
-        code,
-        k,
-        yes: To::Next,
-        no: To::Next,
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+fn compiled() -> Option<Vec<Vec<u8>>> {
+    None
+}
+
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
+mod rules {
+    use std::collections::BTreeMap;
+
+    use seccompiler::{
+        BackendError, BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
+        SeccompFilter, SeccompRule, TargetArch, sock_filter,
+    };
+
+    /// Calls refused whatever their arguments.
+    pub(super) const REFUSED: &[libc::c_long] = &[
+        // Other processes: tracing them, reading and writing their memory,
+        // comparing and taking their descriptors.
+        libc::SYS_ptrace,
+        libc::SYS_process_vm_readv,
+        libc::SYS_process_vm_writev,
+        libc::SYS_kcmp,
+        libc::SYS_pidfd_getfd,
+        // Mounts, the old calls and the new API.
+        libc::SYS_mount,
+        libc::SYS_umount2,
+        libc::SYS_pivot_root,
+        libc::SYS_chroot,
+        libc::SYS_open_tree,
+        libc::SYS_move_mount,
+        libc::SYS_fsopen,
+        libc::SYS_fsconfig,
+        libc::SYS_fsmount,
+        libc::SYS_fspick,
+        libc::SYS_mount_setattr,
+        // Namespaces (`clone`'s flags are a rule of their own).
+        libc::SYS_unshare,
+        libc::SYS_setns,
+        // Keyrings, and the kernel's own machinery.
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        libc::SYS_keyctl,
+        libc::SYS_bpf,
+        libc::SYS_perf_event_open,
+        libc::SYS_userfaultfd,
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        // IPC that outlives a case: System V's and POSIX message queues.
+        libc::SYS_shmget,
+        libc::SYS_semget,
+        libc::SYS_msgget,
+        libc::SYS_mq_open,
+        // Files opened by handle, past the paths a box sees.
+        libc::SYS_name_to_handle_at,
+        libc::SYS_open_by_handle_at,
+        // The administrator's calls. The C library of riscv64 (and musl's
+        // of aarch64) names no `kexec_file_load`: there it is left to the
+        // kernel, which wants a capability the box has not
+        // (`CAP_SYS_BOOT`), as it does for `kexec_load`.
+        libc::SYS_kexec_load,
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_env = "gnu")
+        ))]
+        libc::SYS_kexec_file_load,
+        libc::SYS_init_module,
+        libc::SYS_finit_module,
+        libc::SYS_delete_module,
+        libc::SYS_reboot,
+        libc::SYS_swapon,
+        libc::SYS_swapoff,
+        libc::SYS_acct,
+        libc::SYS_quotactl,
+        libc::SYS_syslog,
+        // Disk the file-size limit does not bound.
+        libc::SYS_fallocate,
+        // Every socket: see the module's doc.
+        libc::SYS_socket,
+    ];
+
+    /// `clone` flags that make a namespace (`CLONE_NEWTIME` is one of
+    /// `clone`'s signal bits, which it does not read as a namespace).
+    pub(super) const NAMESPACES: [libc::c_int; 7] = [
+        libc::CLONE_NEWNS,
+        libc::CLONE_NEWCGROUP,
+        libc::CLONE_NEWUTS,
+        libc::CLONE_NEWIPC,
+        libc::CLONE_NEWUSER,
+        libc::CLONE_NEWPID,
+        libc::CLONE_NEWNET,
+    ];
+
+    /// A condition on the low 32 bits of a call's first argument: the
+    /// kernel reads `clone`'s flags and `socketpair`'s family there.
+    fn first(op: SeccompCmpOp, value: libc::c_int) -> Result<SeccompCondition, BackendError> {
+        SeccompCondition::new(0, SeccompCmpArgLen::Dword, op, u64::from(value as u32))
+    }
+
+    /// The filter's programs for `arch`: the refusals (`EPERM`), then
+    /// `clone3`'s `ENOSYS`.
+    pub(super) fn programs(arch: TargetArch) -> Result<[BpfProgram; 2], BackendError> {
+        let mut refused: BTreeMap<i64, Vec<SeccompRule>> =
+            REFUSED.iter().map(|&call| (call, Vec::new())).collect();
+        // `clone` with any one namespace flag: a rule per flag, any of
+        // which matches.
+        let namespaces = NAMESPACES
+            .iter()
+            .map(|&flag| SeccompRule::new(vec![first(SeccompCmpOp::MaskedEq(flag as u64), flag)?]))
+            .collect::<Result<_, _>>()?;
+        refused.insert(libc::SYS_clone, namespaces);
+        let not_unix = SeccompRule::new(vec![first(SeccompCmpOp::Ne, libc::AF_UNIX)?])?;
+        refused.insert(libc::SYS_socketpair, vec![not_unix]);
+        let refusals = SeccompFilter::new(
+            refused,
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EPERM as u32),
+            arch,
+        )?;
+        let no_clone3 = SeccompFilter::new(
+            BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::ENOSYS as u32),
+            arch,
+        )?;
+        Ok([refusals.try_into()?, no_clone3.try_into()?])
+    }
+
+    /// A program as the bytes bubblewrap reads: each instruction's `code`,
+    /// `jt`, `jf` and `k`, in this machine's byte order, 8 bytes.
+    pub(super) fn bytes(program: &[sock_filter]) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(program.len() * 8);
+        for instruction in program {
+            bytes.extend_from_slice(&instruction.code.to_ne_bytes());
+            bytes.push(instruction.jt);
+            bytes.push(instruction.jf);
+            bytes.extend_from_slice(&instruction.k.to_ne_bytes());
+        }
+        bytes
     }
 }
 
-fn jump(code: u16, k: u32, yes: To, no: To) -> Op {
-    Op { code, k, yes, no }
-}
-
-/// The filter, as the bytes of its `struct sock_filter` array in this
-/// machine's byte order (what bubblewrap reads from `--seccomp FD`); `None`
-/// on an architecture it is not written for.
-pub fn filter() -> Option<Vec<u8>> {
+/// Whether this machine's kernel may run system calls of the x32 ABI,
+/// which the filter lets through (see the module's doc). False where there
+/// is no x32 (on every architecture but x86-64), and where the kernel
+/// says it has none or has it turned off; true where it may, and where it
+/// does not say. Found once.
+pub fn x32_unfiltered() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        Some(assemble(DENIED, ARCH))
+        static FOUND: OnceLock<bool> = OnceLock::new();
+        *FOUND.get_or_init(|| {
+            let read = |path: &str| std::fs::read_to_string(path).ok();
+            x32::runs(
+                read("/sys/module/syscall/parameters/x32").as_deref(),
+                x32::kernel_config().as_deref(),
+                &read("/proc/cmdline").unwrap_or_default(),
+            )
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        None
+        false
     }
 }
 
-/// The program for `arch` denying `denied`: the architecture, then the
-/// number against each denied call, `clone`'s flags, then allow.
 #[cfg(target_arch = "x86_64")]
-fn assemble(denied: &[u32], arch: u32) -> Vec<u8> {
-    let mut ops = vec![
-        op(LD_W_ABS, ARCH_AT),
-        jump(JEQ_K, arch, To::Next, To::Kill),
-        op(LD_W_ABS, NR),
-        jump(JGE_K, X32, To::Deny, To::Next),
-        jump(JEQ_K, CLONE3, To::NoSys, To::Next),
-        jump(JEQ_K, CLONE, To::Clone, To::Next),
-        jump(JEQ_K, SOCKET, To::Socket, To::Next),
-    ];
-    ops.extend(denied.iter().map(|&nr| jump(JEQ_K, nr, To::Deny, To::Next)));
-    ops.push(op(RET_K, RET_ALLOW));
-    let clone = ops.len();
-    ops.push(op(LD_W_ABS, ARG0_LOW));
-    ops.push(jump(JSET_K, NAMESPACE_FLAGS, To::Deny, To::Next));
-    ops.push(op(RET_K, RET_ALLOW));
-    let socket = ops.len();
-    ops.push(op(LD_W_ABS, ARG0_LOW));
-    ops.push(jump(JEQ_K, AF_UNIX, To::Deny, To::Next));
-    ops.push(op(RET_K, RET_ALLOW));
-    let deny = ops.len();
-    ops.push(op(RET_K, RET_ERRNO | EPERM));
-    let nosys = ops.len();
-    ops.push(op(RET_K, RET_ERRNO | ENOSYS));
-    let kill = ops.len();
-    ops.push(op(RET_K, RET_KILL_PROCESS));
-    let target = |to: To, at: usize| -> u8 {
-        let place = match to {
-            To::Next => at + 1,
-            To::Deny => deny,
-            To::NoSys => nosys,
-            To::Kill => kill,
-            To::Clone => clone,
-            To::Socket => socket,
-        };
-        u8::try_from(place - at - 1).expect("a seccomp jump of at most 255")
-    };
-    let mut bytes = Vec::with_capacity(ops.len() * 8);
-    for (at, o) in ops.iter().enumerate() {
-        bytes.extend_from_slice(&o.code.to_ne_bytes());
-        bytes.push(target(o.yes, at));
-        bytes.push(target(o.no, at));
-        bytes.extend_from_slice(&o.k.to_ne_bytes());
+mod x32 {
+    use std::fs;
+    use std::io::Read;
+
+    /// The running kernel's configuration: `/boot/config-RELEASE`, else
+    /// `/proc/config.gz`; `None` when neither can be read.
+    pub(super) fn kernel_config() -> Option<String> {
+        if let Ok(release) = fs::read_to_string("/proc/sys/kernel/osrelease")
+            && let Ok(text) = fs::read_to_string(format!("/boot/config-{}", release.trim()))
+        {
+            return Some(text);
+        }
+        let file = fs::File::open("/proc/config.gz").ok()?;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(file)
+            .take(64 << 20)
+            .read_to_string(&mut text)
+            .ok()?;
+        Some(text)
     }
-    bytes
+
+    /// Whether a kernel runs x32 calls, from what it says of itself: the
+    /// switch a Debian kernel shows (`syscall.x32`'s value, `Y` or `N`), its
+    /// configuration, and its command line. Without the switch, a kernel
+    /// built without `CONFIG_X86_X32_ABI` runs none; one built with it runs
+    /// them unless it has Debian's switch (`CONFIG_X86_X32_DISABLED`, set or
+    /// not) and that is off: `syscall.x32=` on the command line, else the
+    /// configuration's default. A kernel whose configuration cannot be read
+    /// may run them.
+    pub(super) fn runs(switch: Option<&str>, config: Option<&str>, cmdline: &str) -> bool {
+        if let Some(switch) = switch {
+            return yes(switch.trim()).unwrap_or(true);
+        }
+        let Some(config) = config else {
+            return true;
+        };
+        let set = |name: &str| config.lines().any(|l| l.strip_prefix(name) == Some("=y"));
+        if !set("CONFIG_X86_X32_ABI") {
+            return false;
+        }
+        let switched = config.lines().any(|l| {
+            l.strip_prefix("CONFIG_X86_X32_DISABLED=").is_some()
+                || l == "# CONFIG_X86_X32_DISABLED is not set"
+        });
+        if !switched {
+            return true;
+        }
+        // The kernel's own words end at `--`: the rest is init's.
+        let asked = cmdline
+            .split_whitespace()
+            .take_while(|&w| w != "--")
+            .filter_map(|w| w.strip_prefix("syscall.x32="))
+            .last()
+            .and_then(yes);
+        asked.unwrap_or(!set("CONFIG_X86_X32_DISABLED"))
+    }
+
+    /// A yes or a no as the kernel reads one (`kstrtobool`): `y`, `1` or
+    /// `on`; `n`, `0` or `off`.
+    fn yes(word: &str) -> Option<bool> {
+        let mut chars = word.chars().map(|c| c.to_ascii_lowercase());
+        match (chars.next()?, chars.next()) {
+            ('y' | '1', _) => Some(true),
+            ('n' | '0', _) => Some(false),
+            ('o', Some('n')) => Some(true),
+            ('o', Some('f')) => Some(false),
+            _ => None,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::runs;
+
+        const ON: &str = "CONFIG_X86_64=y\nCONFIG_X86_X32_ABI=y\n";
+        const OFF: &str = "CONFIG_X86_64=y\n# CONFIG_X86_X32_ABI is not set\n";
+        const DEBIAN: &str =
+            "CONFIG_X86_X32_ABI=y\nCONFIG_X86_X32_DISABLED=y\nCONFIG_X86_X32_ABI_EXTRA=y\n";
+        const DEBIAN_ON: &str = "CONFIG_X86_X32_ABI=y\n# CONFIG_X86_X32_DISABLED is not set\n";
+
+        #[test]
+        fn x32_runs_as_the_kernel_says() {
+            // Debian's switch, when shown, decides.
+            assert!(!runs(Some("N\n"), Some(ON), ""));
+            assert!(runs(Some("Y\n"), Some(OFF), ""));
+            // Built without x32: none, whatever the command line asks.
+            assert!(!runs(None, Some(OFF), "syscall.x32=y"));
+            assert!(!runs(None, Some(""), ""));
+            // Built with it and no switch: the command line cannot turn it off.
+            assert!(runs(None, Some(ON), "syscall.x32=n"));
+            // Debian's switch: the command line, else the default.
+            assert!(!runs(None, Some(DEBIAN), "quiet"));
+            assert!(runs(None, Some(DEBIAN), "quiet syscall.x32=y"));
+            assert!(runs(None, Some(DEBIAN), "syscall.x32=on"));
+            assert!(!runs(None, Some(DEBIAN), "syscall.x32=y syscall.x32=0"));
+            assert!(runs(None, Some(DEBIAN_ON), "ro"));
+            assert!(!runs(None, Some(DEBIAN_ON), "ro syscall.x32=off"));
+            // Words after `--` are init's, not the kernel's.
+            assert!(!runs(None, Some(DEBIAN), "ro -- syscall.x32=y"));
+            // Nothing known: it may.
+            assert!(runs(None, None, ""));
+        }
+    }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(
+    test,
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )
+))]
 mod tests {
+    use super::rules::{NAMESPACES, REFUSED, bytes, programs};
     use super::*;
+    use seccompiler::{TargetArch, sock_filter};
 
-    /// A reading of the filter as the kernel runs it, from the spec of
-    /// classic BPF (the accumulator, absolute loads, conditional jumps
-    /// relative to the next instruction): what it returns for a call.
-    fn run(program: &[u8], arch: u32, nr: u32, arg0: u64) -> u32 {
-        let mut data = [0u8; 64];
-        data[0..4].copy_from_slice(&nr.to_ne_bytes());
-        data[4..8].copy_from_slice(&arch.to_ne_bytes());
-        data[16..24].copy_from_slice(&arg0.to_ne_bytes());
-        let mut pc = 0usize;
-        let mut acc = 0u32;
-        loop {
-            let i = &program[pc * 8..pc * 8 + 8];
-            let code = u16::from_ne_bytes([i[0], i[1]]);
-            let (jt, jf) = (i[2] as usize, i[3] as usize);
-            let k = u32::from_ne_bytes([i[4], i[5], i[6], i[7]]);
-            let cond = match code {
-                0x20 => {
-                    let at = k as usize;
-                    acc = u32::from_ne_bytes(data[at..at + 4].try_into().unwrap());
-                    pc += 1;
-                    continue;
-                }
-                0x06 => return k,
-                0x15 => acc == k,
-                0x35 => acc >= k,
-                0x45 => acc & k != 0,
-                other => panic!("opcode {other:#x}"),
-            };
-            pc += 1 + if cond { jt } else { jf };
+    /// The rules compile to two programs for each architecture seccompiler
+    /// writes for, each within the kernel's limit of 4096 instructions.
+    #[test]
+    fn the_filter_compiles_for_every_architecture_it_supports() {
+        for arch in [TargetArch::x86_64, TargetArch::aarch64, TargetArch::riscv64] {
+            let [refusals, no_clone3] = programs(arch).unwrap();
+            // The architecture's check, a load and a test per call, and
+            // its answers: at least one instruction per refused call.
+            assert!(
+                refusals.len() > REFUSED.len() + NAMESPACES.len(),
+                "{arch:?}"
+            );
+            assert!(refusals.len() < 4096, "{arch:?}");
+            assert!(no_clone3.len() < refusals.len(), "{arch:?}");
         }
     }
 
+    /// The filter of this machine is its two programs, in bubblewrap's
+    /// bytes, 8 per instruction, each within a page: the supervisor writes
+    /// each into a pipe before bubblewrap reads it, and a pipe holds a page
+    /// at least.
     #[test]
-    fn the_filter_denies_what_it_lists_and_allows_the_rest() {
-        let f = filter().unwrap();
-        assert_eq!(f.len() % 8, 0);
-        // read, write, openat, execve, exit_group, wait4, kill, fork.
-        for nr in [0, 1, 257, 59, 231, 61, 62, 57] {
-            assert_eq!(run(&f, ARCH, nr, 0), RET_ALLOW, "{nr}");
+    fn the_filter_is_two_programs_of_whole_instructions() {
+        let programs = filter().expect("a filter on this architecture");
+        assert_eq!(programs.len(), 2);
+        let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
+        for (built, compiled) in programs.iter().zip(super::rules::programs(arch).unwrap()) {
+            assert_eq!(built.len(), compiled.len() * 8);
+            assert!(built.len() <= 4096, "{} bytes", built.len());
         }
-        for &nr in DENIED {
-            assert_eq!(run(&f, ARCH, nr, 0), RET_ERRNO | EPERM, "{nr}");
-        }
-        // clone: a thread or a process is allowed, a namespace is not.
-        let thread = 0x003d_0f00; // CLONE_VM|FS|FILES|SIGHAND|THREAD|SYSVSEM|SETTLS|...
-        assert_eq!(run(&f, ARCH, CLONE, thread), RET_ALLOW);
-        assert_eq!(run(&f, ARCH, CLONE, 17), RET_ALLOW); // SIGCHLD: fork
-        for flag in [0x2_0000, 0x1000_0000, 0x2000_0000, 0x4000_0000, 0x800_0000] {
-            assert_eq!(run(&f, ARCH, CLONE, 17 | flag), RET_ERRNO | EPERM);
-        }
-        assert_eq!(run(&f, ARCH, CLONE3, 0), RET_ERRNO | ENOSYS);
-        // socket: the unix family is denied, others (and socketpair, 53)
-        // are not; fallocate is denied.
-        assert_eq!(run(&f, ARCH, SOCKET, u64::from(AF_UNIX)), RET_ERRNO | EPERM);
-        for family in [0, 2, 10, 16, 17] {
-            assert_eq!(run(&f, ARCH, SOCKET, family), RET_ALLOW, "{family}");
-        }
-        assert_eq!(run(&f, ARCH, 53, u64::from(AF_UNIX)), RET_ALLOW);
-        assert_eq!(run(&f, ARCH, 285, 0), RET_ERRNO | EPERM);
-        // x32 numbers, just below, at and above where they start.
-        assert_eq!(run(&f, ARCH, X32 - 1, 0), RET_ALLOW);
-        assert_eq!(run(&f, ARCH, X32, 0), RET_ERRNO | EPERM);
-        assert_eq!(run(&f, ARCH, X32 + 1, 0), RET_ERRNO | EPERM);
-        // Another architecture (i386) is killed.
-        assert_eq!(run(&f, 0x4000_0003, 0, 0), RET_KILL_PROCESS);
+        assert!(std::ptr::eq(filter().unwrap(), programs), "built once");
+    }
+
+    /// An instruction is its code, its two jumps and its constant, in this
+    /// machine's byte order.
+    #[test]
+    fn an_instruction_is_eight_bytes_in_native_order() {
+        let one = sock_filter {
+            code: 0x0015,
+            jt: 3,
+            jf: 250,
+            k: 0xC000_003E,
+        };
+        let mut want = 0x0015u16.to_ne_bytes().to_vec();
+        want.extend([3, 250]);
+        want.extend(0xC000_003Eu32.to_ne_bytes());
+        assert_eq!(bytes(&[one.clone(), one]), [want.clone(), want].concat());
     }
 }

@@ -3,10 +3,12 @@
 //! of candidates that crash, hang, leave children or fill memory; whole
 //! classes graded, resumed and interrupted; Python candidates through the
 //! fork server; hostile candidates, graded as root and as an ordinary user,
-//! and a class graded under load. Minutes, where the fast tier (`main.rs`)
+//! and a class graded under load; the calls a box's system-call filter
+//! refuses, made in a box. Minutes, where the fast tier (`main.rs`)
 //! takes seconds.
 
 mod check;
+mod filter;
 mod grade;
 mod holes;
 mod hostile;
