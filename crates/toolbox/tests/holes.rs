@@ -290,7 +290,7 @@ impl Grade {
         let c = self.candidate(name);
         (
             c["passed"].as_u64().unwrap_or(0),
-            c["cases"].as_u64().unwrap_or(0),
+            c["total"].as_u64().unwrap_or(0),
         )
     }
 
@@ -311,6 +311,12 @@ impl Grade {
             failed.push(format!(
                 "use-reference (a cheat): passed {passed} of {cases}"
             ));
+        }
+        // Its fork server served every case: none was run again fresh
+        // because a case found what an earlier one left.
+        let fresh = &self.candidate("sticky-tmp")["fresh_reason"];
+        if !fresh.is_null() {
+            failed.push(format!("sticky-tmp was run again fresh: {fresh}"));
         }
         assert!(failed.is_empty(), "{}\n{}", failed.join("\n"), self.text);
         let (peak, size) = self.files;
