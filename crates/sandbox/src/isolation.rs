@@ -248,9 +248,11 @@ fn holds(root: bool, own_user: bool) -> String {
         _ => "as the grader's user, with no capability",
     };
     let filter = match (super::seccomp::filter(), super::seccomp::x32_unfiltered()) {
-        (Some(_), false) => "tracing, mounting, namespaces and IPC refused by a system-call filter",
+        (Some(_), false) => {
+            "tracing, mounting, namespaces, IPC and sockets refused by a system-call filter"
+        }
         (Some(_), true) => {
-            "tracing, mounting, namespaces and IPC refused by a system-call filter, but not when made as x32 system calls, which this kernel may run and the filter does not see"
+            "tracing, mounting, namespaces, IPC and sockets refused by a system-call filter, but not when made as x32 system calls, which this kernel may run and the filter does not see"
         }
         (None, _) => "no system-call filter on this architecture",
     };
