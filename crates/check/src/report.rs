@@ -180,8 +180,8 @@ pub struct Spent {
     pub reused: usize,
     /// Runs that were killed at the time limit.
     pub timeouts: usize,
-    /// Cases run a second time within the full limit, their first run
-    /// having run out of the time the case needs.
+    /// Cases whose run went past the time the case needs (its first
+    /// limit) and was let go on to the full limit.
     pub retries: usize,
     /// Their time.
     pub timeout_time: Duration,

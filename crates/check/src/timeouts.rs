@@ -1,13 +1,16 @@
 //! When a run is called a timeout. A flat limit costs its whole length on
 //! every case a candidate hangs on; most cases need a few milliseconds. So
-//! by default a case is first run within what it needs (a floor for an
+//! by default a case has a first limit, what it needs (a floor for an
 //! interpreter's start-up, plus a hundred times the reference's own time on
-//! it) and, if that runs out, again within the full limit: only the second
-//! run decides, so a slow but finishing candidate passes as under the flat
-//! limit. Once a candidate's first runs have run out and its second runs
-//! confirmed it a few times in a row, it hangs, and the second run is
-//! spared while it keeps hanging; any second run that finishes restores
-//! them.
+//! it), and the full limit: a run that goes past the first limit is let go
+//! on to the full one, which alone decides, so a slow but finishing
+//! candidate passes as under the flat limit. Once a candidate's runs past
+//! their first limit have timed out a few times in a row at the full one,
+//! it hangs, and its runs are stopped at their first limit while it keeps
+//! hanging; any run past its first limit that finishes restores the full
+//! limit. (Stopping every run at its first limit and running it again
+//! within the full one, when it ran out, decides the same and pays the
+//! first limit twice: a run is one run here.)
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,8 +25,8 @@ pub struct Policy {
     /// The least time a first run is given: an interpreter's start-up on a
     /// busy machine.
     pub floor: Duration,
-    /// Timeouts confirmed in a row after which the candidate is taken to
-    /// hang, and a timeout of the first run is no longer run again.
+    /// Timeouts at the full limit in a row after which the candidate is
+    /// taken to hang, and its runs are stopped at their first limit.
     pub confirmations: usize,
 }
 
@@ -51,8 +54,8 @@ pub(super) struct Timeouts {
     confirmed: AtomicUsize,
 }
 
-/// How a case's run went: its outcome, the time it took (both runs), and
-/// whether it was run twice.
+/// How a case's run went: its outcome, the time it took, and whether it
+/// went past its first limit (and was let go on to the full one).
 pub(super) struct CaseRun {
     pub outcome: Outcome,
     pub elapsed: Duration,
@@ -75,7 +78,8 @@ impl Timeouts {
         }
     }
 
-    /// Runs `candidate` on the case written at `path`.
+    /// Runs `candidate` on the case written at `path`: within the full
+    /// limit, or within its first limit once the candidate hangs.
     pub(super) fn judge(
         &self,
         candidate: &Candidate,
@@ -85,32 +89,25 @@ impl Timeouts {
     ) -> CaseRun {
         let full = sandbox.limits().timeout;
         let first = self.first_limit(case, full);
-        let (outcome, run) = candidate.judge_within(sandbox, path, case.expect, first);
-        let Some(policy) = self.policy else {
-            return CaseRun {
-                outcome,
-                elapsed: run.elapsed,
-                retried: false,
-            };
-        };
-        let hangs = self.confirmed.load(Ordering::Relaxed) >= policy.confirmations;
-        if outcome != Outcome::Timeout || first >= full || hangs {
-            return CaseRun {
-                outcome,
-                elapsed: run.elapsed,
-                retried: false,
-            };
-        }
-        let (again, second) = candidate.judge_within(sandbox, path, case.expect, full);
-        if again == Outcome::Timeout {
-            self.confirmed.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.confirmed.store(0, Ordering::Relaxed);
+        let hangs = self
+            .policy
+            .is_some_and(|p| self.confirmed.load(Ordering::Relaxed) >= p.confirmations);
+        let limit = if hangs { first } else { full };
+        let (outcome, run) = candidate.judge_within(sandbox, path, case.expect, limit);
+        // Past its first limit: by the run's own measure, its CPU time or
+        // its time in all.
+        let past_first = !hangs && first < full && run.elapsed.max(run.cpu) >= first;
+        if past_first {
+            if outcome == Outcome::Timeout {
+                self.confirmed.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.confirmed.store(0, Ordering::Relaxed);
+            }
         }
         CaseRun {
-            outcome: again,
-            elapsed: run.elapsed + second.elapsed,
-            retried: true,
+            outcome,
+            elapsed: run.elapsed,
+            retried: past_first,
         }
     }
 }

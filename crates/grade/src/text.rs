@@ -39,7 +39,7 @@ fn spent(facts: &Facts) -> String {
     let t = &facts.time;
     let s = &t.spent;
     format!(
-        "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s ({} cases run again within the full limit), {} shrinking runs {:.1} s; {} cases not run again (same input); {} checked again in a fresh interpreter; {} failing cases run again to see they answer the same, {:.1} s",
+        "{:.1} s wall; {} runs took {:.1} s (about {:.1} s of it starting up), {} timeouts {:.1} s ({} cases ran past their first limit), {} shrinking runs {:.1} s; {} cases not run again (same input); {} checked again in a fresh interpreter; {} failing cases run again to see they answer the same, {:.1} s",
         t.wall_s,
         s.runs,
         s.run_time.as_secs_f64(),

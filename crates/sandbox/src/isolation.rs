@@ -100,7 +100,7 @@ impl Isolation {
     /// leaves unbounded: files in a box's tmpfs, when the supervisor at
     /// `supervisor` cannot mount them with their files bounded here
     /// ([`super::stage`]), and the file table, when one box of `processes`
-    /// processes could take more than half of it ([`super::shared`]).
+    /// processes could take more than three quarters of its free entries ([`super::shared`]).
     pub(super) fn note_shared_tables(&mut self, supervisor: &Path, processes: u64) {
         let Isolation::Bubblewrap { holds, .. } = self else {
             return;
@@ -125,7 +125,7 @@ impl Isolation {
         }
         if super::shared::one_box_exceeds(processes) {
             holds.push_str(&format!(
-                "; the machine's file table NOT bounded: one box of {processes} processes may open {} files, more than half of those free",
+                "; the machine's file table NOT bounded: one box of {processes} processes may open {} files, more than three quarters of those free",
                 super::shared::files_per_box(processes)
             ));
         }

@@ -7,8 +7,9 @@
 //! holds at most `processes` processes (each thread counts), each with at
 //! most [`OPEN_FILES`](crate::OPEN_FILES) descriptors and
 //! `vm.max_map_count` mappings, so at most [`files_per_box`] entries; the
-//! grader runs no more boxes at once than keep them all to half the table
-//! ([`boxes_at_once`]). The memory group of a box (as root) charges these
+//! grader runs no more boxes at once than keep them all to three quarters
+//! of the table's free entries ([`boxes_at_once`]), leaving a quarter to
+//! every other process of the machine. The memory group of a box (as root) charges these
 //! entries too, but a box's memory is far larger than the table's share.
 
 use std::fs;
@@ -39,21 +40,28 @@ pub fn files_per_box(processes: u64) -> u64 {
     processes.saturating_mul(crate::OPEN_FILES.saturating_add(max_map_count()))
 }
 
+/// The share of the file table's free entries that all boxes together may
+/// hold.
+fn boxes_share(free: u64) -> u64 {
+    free / 4 * 3
+}
+
 /// How many boxes of `processes` processes may run at once so that all of
-/// them together hold at most half of the file table's free entries (at
-/// least one). `None` when the table cannot be read.
+/// them together hold at most three quarters of the file table's free
+/// entries (at least one). `None` when the table cannot be read.
 pub fn boxes_at_once(processes: u64) -> Option<usize> {
     let (max, used) = file_table()?;
     let free = max.saturating_sub(used);
-    let boxes = (free / 2) / files_per_box(processes).max(1);
+    let boxes = boxes_share(free) / files_per_box(processes).max(1);
     Some(usize::try_from(boxes).unwrap_or(usize::MAX).max(1))
 }
 
-/// True when one box of `processes` processes could take more than half of
-/// the file table's free entries: the table is then not bounded by these
-/// limits, and the isolation line says so.
+/// True when one box of `processes` processes could take more than three
+/// quarters of the file table's free entries: the table is then not
+/// bounded by these limits, and the isolation line says so.
 pub fn one_box_exceeds(processes: u64) -> bool {
-    file_table().is_some_and(|(max, used)| files_per_box(processes) > max.saturating_sub(used) / 2)
+    file_table()
+        .is_some_and(|(max, used)| files_per_box(processes) > boxes_share(max.saturating_sub(used)))
 }
 
 #[cfg(test)]
@@ -73,7 +81,7 @@ mod tests {
             let boxes = boxes_at_once(8).unwrap();
             assert!(boxes >= 1);
             let free = max - used;
-            assert!(boxes as u64 * files_per_box(8) <= free / 2 || boxes == 1);
+            assert!(boxes as u64 * files_per_box(8) <= boxes_share(free) || boxes == 1);
         }
     }
 }

@@ -19,15 +19,16 @@ pub struct Common {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seconds one run may take (more than 0, at most a day). Without it, 10,
-    /// and a case is first run within what it needs (1 s plus a hundred
-    /// times the reference's time), then again within 10 s if that ran out.
+    /// and a candidate found to hang (its runs past what a case needs, 1 s
+    /// plus a hundred times the reference's time, timed out twice in a row)
+    /// has its runs stopped at what each case needs.
     #[arg(long, value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
     /// Megabytes of address space one run may use (its process and all
     /// it starts each).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1 << 24))]
     pub memory: u64,
-    /// Runs at a time (default: one more than the number of cores).
+    /// Runs at a time (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
     /// Processes one run may hold at once, in its box, each thread counted:
@@ -49,7 +50,7 @@ pub struct Common {
 }
 
 impl Common {
-    /// Runs at a time: as asked (else one more than the cores), but no
+    /// Runs at a time: as asked (else the cores), but no
     /// more boxes than the machine's file table holds at once
     /// (`sandbox::shared::boxes_at_once`); a lowered `--jobs` is said.
     pub fn jobs(&self) -> usize {
@@ -61,7 +62,7 @@ impl Common {
             static SAID: std::sync::Once = std::sync::Once::new();
             SAID.call_once(|| {
                 eprintln!(
-                    "cz: {most} runs at a time, not {wanted}: a box of {} processes may hold {} of the machine's open files, and all boxes together at most half of those free",
+                    "cz: {most} runs at a time, not {wanted}: a box of {} processes may hold {} of the machine's open files, and all boxes together at most three quarters of those free",
                     self.processes,
                     sandbox::shared::files_per_box(self.processes)
                 );
@@ -179,10 +180,13 @@ fn parse_timeout(text: &str) -> std::result::Result<Duration, String> {
     super::above_zero_at_most(text, 86_400.0, " seconds").map(Duration::from_secs_f64)
 }
 
-/// One run more than there are cores: a run waiting (for memory, on a
-/// sleep, at its time limit) leaves its core to the others.
+/// A run a core: a class's runs are the candidates' own computing (their
+/// time is their CPU time and own time, so more runs at once change no
+/// finding), and a run more than the cores only shares them (a real class
+/// on two cores took 6 % longer with three runs at once than with two;
+/// docs/performance.md).
 fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get()) + 1
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 /// A sandbox for runs of candidates, whose scratch folder and processes are
