@@ -459,6 +459,96 @@ impl Server {
     }
 }
 
+/// A Python candidate's cases through its fork servers.
+impl Sandbox {
+    /// Whether Python candidates' cases run through a fork server (the
+    /// default) or each in a fresh interpreter.
+    pub fn fork_python(mut self, on: bool) -> Sandbox {
+        self.fork_python = on;
+        self
+    }
+
+    /// Whether [`Sandbox::run_case`] runs this program through a fork
+    /// server.
+    pub fn forks(&self, program: &Program) -> bool {
+        self.fork_python
+            && is_python_script(program.dir.as_deref(), &program.command)
+            && !self.servers.is_fresh(program)
+    }
+
+    /// Runs `program` on one game file, within `timeout` (at most the
+    /// limit): as [`Sandbox::run_within`], but through a fork server of
+    /// the program's when it is a Python script ([`forkserver`]); a server
+    /// that fails is stopped and the run made fresh, and so are the
+    /// program's runs from then on ([`Sandbox::fresh_reason`] says why).
+    pub fn run_case(&self, program: &Program, file: &Path, timeout: Duration) -> Execution {
+        if !self.forks(program) {
+            return self.run_within(program, &[file.as_os_str()], timeout);
+        }
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return super::run::not_started("interrupted");
+        }
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let server = self
+            .servers
+            .take(program)
+            .or_else(|| Server::start(self, n, program));
+        let started = server.is_some();
+        let limit = timeout.min(self.limits.timeout);
+        let ran = server.map(|mut server| {
+            let run = server.run(file, n, limit, self.limits);
+            (server, run)
+        });
+        match ran {
+            Some((server, Some((run, false)))) => {
+                self.servers.put(program.clone(), server);
+                run
+            }
+            // The case ran in a fresh box, but the next would not: the
+            // server serves no more, and the program's cases from then on
+            // each start fresh.
+            Some((server, Some((run, true)))) => {
+                server.stop();
+                self.servers.make_fresh(
+                    program,
+                    "after a case its fork server could not make the box's /tmp, /var/tmp or /dev/shm fresh again (a run changed their modes or left what it could not remove)",
+                );
+                run
+            }
+            failed => {
+                if let Some((server, None)) = failed {
+                    server.stop();
+                }
+                let why = if started {
+                    "its fork server ended during a case (a run can end its server)"
+                } else {
+                    "its fork server could not be started"
+                };
+                self.servers.make_fresh(program, why);
+                self.run_within(program, &[file.as_os_str()], timeout)
+            }
+        }
+    }
+
+    /// Stops the program's fork servers, if it has any; its next case
+    /// starts one again.
+    pub fn release(&self, program: &Program) {
+        self.servers.stop(program);
+    }
+
+    /// From now on, runs the program's cases each in a fresh interpreter,
+    /// for the reason `why` ([`Sandbox::fresh_reason`]).
+    pub fn run_fresh(&self, program: &Program, why: &str) {
+        self.servers.make_fresh(program, why);
+    }
+
+    /// Why the program's cases are run each in a fresh interpreter, when
+    /// they are after starting through a fork server.
+    pub fn fresh_reason(&self, program: &Program) -> Option<String> {
+        self.servers.fresh_reason(program)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

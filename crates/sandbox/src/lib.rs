@@ -199,38 +199,6 @@ impl Sandbox {
         .hiding_reference(&[]))
     }
 
-    /// Hides from every box each installed copy of the reference under the
-    /// system's folders and the installs of `programs`' interpreters (all
-    /// the candidates to be run), and the grader's own program
-    /// ([`reference::installed`]); the isolation line names them. A run
-    /// still sees one its program names (its command, or a path it is
-    /// given): a class's reference run through it.
-    pub fn hiding_reference(mut self, programs: &[Program]) -> Sandbox {
-        if !self.isolation.isolated() {
-            return self;
-        }
-        let mut roots: Vec<PathBuf> = SYSTEM
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_dir() && !p.is_symlink())
-            .collect();
-        for program in programs {
-            roots.extend(self.given(program).into_iter().filter(|p| p.is_dir()));
-        }
-        let own: Vec<PathBuf> = [Some(self.supervisor.clone()), std::env::current_exe().ok()]
-            .into_iter()
-            .flatten()
-            .collect();
-        self.hidden = reference::installed(&roots, &own);
-        self.isolation.note_hidden(&self.hidden);
-        self
-    }
-
-    /// The installed copies of the reference hidden from every box.
-    pub fn hidden(&self) -> &[PathBuf] {
-        &self.hidden
-    }
-
     /// Why a box of `program` could not read its own folder, if it could
     /// not: when the grader is root, a box runs as a user of its own, who
     /// reads only what others may (a folder made by `mktemp -d`, under
@@ -532,95 +500,6 @@ impl Sandbox {
 /// past any run's own time on a loaded machine.
 fn backstop(limit: Duration) -> Duration {
     limit * 10 + Duration::from_secs(10)
-}
-
-impl Sandbox {
-    /// Whether Python candidates' cases run through a fork server (the
-    /// default) or each in a fresh interpreter.
-    pub fn fork_python(mut self, on: bool) -> Sandbox {
-        self.fork_python = on;
-        self
-    }
-
-    /// Whether [`Sandbox::run_case`] runs this program through a fork
-    /// server.
-    pub fn forks(&self, program: &Program) -> bool {
-        self.fork_python
-            && forkserver::is_python_script(program.dir.as_deref(), &program.command)
-            && !self.servers.is_fresh(program)
-    }
-
-    /// Runs `program` on one game file, within `timeout` (at most the
-    /// limit): as [`Sandbox::run_within`], but through a fork server of
-    /// the program's when it is a Python script ([`forkserver`]); a server
-    /// that fails is stopped and the run made fresh, and so are the
-    /// program's runs from then on ([`Sandbox::fresh_reason`] says why).
-    pub fn run_case(&self, program: &Program, file: &Path, timeout: Duration) -> Execution {
-        if !self.forks(program) {
-            return self.run_within(program, &[file.as_os_str()], timeout);
-        }
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            return not_started("interrupted");
-        }
-        let n = self.next.fetch_add(1, Ordering::Relaxed);
-        let server = self
-            .servers
-            .take(program)
-            .or_else(|| forkserver::Server::start(self, n, program));
-        let started = server.is_some();
-        let limit = timeout.min(self.limits.timeout);
-        let ran = server.map(|mut server| {
-            let run = server.run(file, n, limit, self.limits);
-            (server, run)
-        });
-        match ran {
-            Some((server, Some((run, false)))) => {
-                self.servers.put(program.clone(), server);
-                run
-            }
-            // The case ran in a fresh box, but the next would not: the
-            // server serves no more, and the program's cases from then on
-            // each start fresh.
-            Some((server, Some((run, true)))) => {
-                server.stop();
-                self.servers.make_fresh(
-                    program,
-                    "after a case its fork server could not make the box's /tmp, /var/tmp or /dev/shm fresh again (a run changed their modes or left what it could not remove)",
-                );
-                run
-            }
-            failed => {
-                if let Some((server, None)) = failed {
-                    server.stop();
-                }
-                let why = if started {
-                    "its fork server ended during a case (a run can end its server)"
-                } else {
-                    "its fork server could not be started"
-                };
-                self.servers.make_fresh(program, why);
-                self.run_within(program, &[file.as_os_str()], timeout)
-            }
-        }
-    }
-
-    /// Stops the program's fork servers, if it has any; its next case
-    /// starts one again.
-    pub fn release(&self, program: &Program) {
-        self.servers.stop(program);
-    }
-
-    /// From now on, runs the program's cases each in a fresh interpreter,
-    /// for the reason `why` ([`Sandbox::fresh_reason`]).
-    pub fn run_fresh(&self, program: &Program, why: &str) {
-        self.servers.make_fresh(program, why);
-    }
-
-    /// Why the program's cases are run each in a fresh interpreter, when
-    /// they are after starting through a fork server.
-    pub fn fresh_reason(&self, program: &Program) -> Option<String> {
-        self.servers.fresh_reason(program)
-    }
 }
 
 /// `path`, made readable by others when this process is root (a box of a

@@ -16,6 +16,8 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::{Program, SYSTEM, Sandbox};
+
 /// The reference's importable packages, as a wheel installs them.
 const PACKAGES: [&str; 2] = ["connectz", "connectz_reference"];
 
@@ -151,6 +153,40 @@ fn names_the_reference(path: &Path) -> bool {
     PACKAGES.iter().any(|package| {
         text.contains(&format!("import {package}")) || text.contains(&format!("from {package}"))
     })
+}
+
+impl Sandbox {
+    /// Hides from every box each installed copy of the reference under the
+    /// system's folders and the installs of `programs`' interpreters (all
+    /// the candidates to be run), and the grader's own program
+    /// ([`reference::installed`]); the isolation line names them. A run
+    /// still sees one its program names (its command, or a path it is
+    /// given): a class's reference run through it.
+    pub fn hiding_reference(mut self, programs: &[Program]) -> Sandbox {
+        if !self.isolation.isolated() {
+            return self;
+        }
+        let mut roots: Vec<PathBuf> = SYSTEM
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir() && !p.is_symlink())
+            .collect();
+        for program in programs {
+            roots.extend(self.given(program).into_iter().filter(|p| p.is_dir()));
+        }
+        let own: Vec<PathBuf> = [Some(self.supervisor.clone()), std::env::current_exe().ok()]
+            .into_iter()
+            .flatten()
+            .collect();
+        self.hidden = installed(&roots, &own);
+        self.isolation.note_hidden(&self.hidden);
+        self
+    }
+
+    /// The installed copies of the reference hidden from every box.
+    pub fn hidden(&self) -> &[PathBuf] {
+        &self.hidden
+    }
 }
 
 #[cfg(test)]
