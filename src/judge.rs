@@ -16,8 +16,7 @@ use crate::game::{Game, step};
 use crate::grammar::{FormatFault, Header, header_digits, line_content, move_digits};
 use crate::messages::SHOWN_DIGITS;
 use crate::nat::Nat;
-use crate::verdict::{Code, Finding, Rank};
-use crate::winnability::winnable;
+use crate::verdict::{Code, Finding};
 
 /// What later lines can still change, given the strongest fault so far:
 /// what the judge must still read them for.
@@ -34,18 +33,18 @@ enum Watch {
 }
 
 impl Watch {
-    /// What a later line can still change when `strongest` is the
-    /// strongest fault so far, from the ranks of `verdict::Rank`: nothing
-    /// outranks a format fault but an unreadable file, which is not found
-    /// in a file's lines; only a format fault outranks an unwinnable frame;
-    /// play finds nothing stronger than a full column, but a column outside
-    /// the frame outranks it.
-    fn after(strongest: Option<&Finding>) -> Watch {
-        match strongest.map(|finding| finding.rank()) {
-            Some(rank) if rank >= Rank::Format => Watch::Nothing,
-            Some(rank) if rank >= Rank::Unwinnable => Watch::Format,
-            Some(rank) if rank >= Rank::ColumnFull => Watch::Columns,
-            _ => Watch::Play,
+    /// What a later line can still change, as the findings say
+    /// (`rules::findings`: whether play goes on, whether columns still
+    /// count, whether the verdict is settled).
+    fn after(findings: &Findings) -> Watch {
+        if findings.settled() {
+            Watch::Nothing
+        } else if !findings.columns_count() {
+            Watch::Format
+        } else if !findings.plays_on() {
+            Watch::Columns
+        } else {
+            Watch::Play
         }
     }
 }
@@ -372,7 +371,7 @@ impl Judge {
 
     /// What must still be watched, after a finding was recorded.
     fn rewatch(&mut self) {
-        self.watch = Watch::after(self.findings.strongest());
+        self.watch = Watch::after(&self.findings);
     }
 
     /// One line, its LF removed, `terminated` false for a last line without
@@ -436,10 +435,8 @@ impl Judge {
             [Ok(x), Ok(y), Ok(z)] => Header { x, y, z },
             _ => return self.findings.out_of_memory(1),
         };
-        if winnable(&header.x, &header.y, &header.z) {
+        if self.findings.header(&header) {
             self.game = Some(Game::in_store(&header, self.keep, self.storage));
-        } else {
-            self.findings.unwinnable();
         }
         self.x_digits = header.x.digit_count();
         self.header = Some(header);

@@ -10,8 +10,8 @@
 //! place that decides between findings, [`decide`] ([`verdict`]), the
 //! streaming [`Judge`] ([`judge`]), and the entry points that feed it bytes
 //! from memory, a reader or a path ([`read`]). It depends on `nom` and
-//! `memchr` alone, does no I/O but reading what it is given, and never panics
-//! on any input.
+//! `memchr` alone, does no I/O but reading what it is given, and the judge
+//! never panics or aborts on any input.
 //!
 //! The rules are written once, to be read on their own, in `src/rules/`: the
 //! grammar, winnability, the game and `step` (every rule of play), what the

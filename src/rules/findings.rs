@@ -1,13 +1,15 @@
 //! What the judge establishes from a file, as findings: what each line and
-//! each move's effect means, which findings are kept, and at the end the
-//! result of play and the verdict. The judge (`judge.rs`) reads the bytes
-//! and reports here what it read; everything it means is said here.
+//! each move's effect means, which findings are kept, whether a game is
+//! played and until when, what later lines can still change, and at the end
+//! the result of play and the verdict. The judge (`judge.rs`) reads the
+//! bytes and reports here what it read; everything it means is said here.
 
 use super::game::{Effect, Game, in_frame};
-use super::grammar::FormatFault;
+use super::grammar::{FormatFault, Header};
 #[cfg(test)]
 use super::verdict::Code;
-use super::verdict::{Finding, decide};
+use super::verdict::{Finding, Rank, decide};
+use super::winnability::winnable;
 use crate::nat::Nat;
 
 /// The findings of a file so far: the first of each kind of fault, in file
@@ -56,9 +58,44 @@ impl Findings {
         self.record(Finding::Format { line, fault });
     }
 
-    /// r[rule.winnable]: the header's frame can never be won.
-    pub(crate) fn unwinnable(&mut self) {
-        self.record(Finding::Unwinnable);
+    /// Line 1 conforms and its numbers could be held: whether a game is
+    /// played on its frame. r[rule.winnable]: a frame no game can win is an
+    /// illegal game (7), and no move is played on it (the moves are still
+    /// read, for format faults).
+    pub(crate) fn header(&mut self, header: &Header) -> bool {
+        let plays = winnable(&header.x, &header.y, &header.z);
+        if !plays {
+            self.record(Finding::Unwinnable);
+        }
+        plays
+    }
+
+    /// Whether later moves are still played. r[code.precedence],
+    /// r[decision.out-of-memory]: play stops at the first fault that
+    /// nothing found in play can outrank (a full column, a column outside
+    /// the frame, memory gone, or anything stronger), since the moves after
+    /// it can only find a full column, a move after the win or a result:
+    /// so memory is never asked for after it, and cannot outrank it.
+    pub(crate) fn plays_on(&self) -> bool {
+        self.strongest()
+            .is_none_or(|finding| finding.rank() < Rank::ColumnFull)
+    }
+
+    /// Whether later moves' columns still count once play has stopped: a
+    /// column outside the frame (6) outranks what stopped play unless an
+    /// unwinnable frame (7) or a format fault (8) was found, which it cannot
+    /// outrank.
+    pub(crate) fn columns_count(&self) -> bool {
+        self.strongest()
+            .is_none_or(|finding| finding.rank() < Rank::Unwinnable)
+    }
+
+    /// Whether later lines can still change the verdict: only a format
+    /// fault is final (nothing a file's lines hold outranks it; an
+    /// unreadable file is found by the reading, not in a line).
+    pub(crate) fn settled(&self) -> bool {
+        self.strongest()
+            .is_some_and(|finding| finding.rank() >= Rank::Format)
     }
 
     /// r[decision.out-of-memory]: the game, or a number of `line`, needed

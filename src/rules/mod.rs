@@ -37,10 +37,13 @@
 //! cells: a column's height, how far one player's counters reach from an
 //! empty cell in each direction (from run lengths kept at the ends of
 //! runs, so in time independent of Z), and "place a counter on this
-//! column". It decides nothing. The streaming judge (`judge.rs`) reads a
-//! file's bytes and feeds them here: line 1 to the header's grammar and
-//! winnability, each move line to the grammar and `step`, and what each
-//! did to `findings`.
+//! column". It decides nothing `step` decides (its batched loops for
+//! ordinary moves restate their checks for speed, held equal to folding
+//! `step`). The streaming judge (`judge.rs`) reads a file's bytes and feeds
+//! them here: line 1 to the header's grammar and `findings` (which says
+//! whether a game is played), each move line to the grammar and `step`,
+//! and what each did to `findings`, which also say what later lines can
+//! still change.
 //!
 //! Everything outside this folder is the driver (`judge.rs`, `read.rs`),
 //! numbers (`nat.rs`, `memory.rs`), words (`messages.rs`), questions a

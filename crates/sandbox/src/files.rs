@@ -51,7 +51,7 @@ pub fn append_to(path: &Path) -> io::Result<fs::File> {
 /// command names) one such a user could not read, with its mode. Links are
 /// not followed (the box resolves them itself), folders whose names start
 /// with a dot are passed over (a `.git`, a `.venv` the command does not
-/// name), and at most [`WALKED`] folders are looked at. `None` when others
+/// name), and at most `WALKED` folders are looked at. `None` when others
 /// may use all of them.
 pub fn first_closed_to_others(dir: &Path, named: &[PathBuf]) -> Option<(PathBuf, u32)> {
     use std::os::unix::fs::PermissionsExt;

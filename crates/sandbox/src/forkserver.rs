@@ -478,7 +478,7 @@ impl Sandbox {
 
     /// Runs `program` on one game file, within `timeout` (at most the
     /// limit): as [`Sandbox::run_within`], but through a fork server of
-    /// the program's when it is a Python script ([`forkserver`]); a server
+    /// the program's when it is a Python script (this module); a server
     /// that fails is stopped and the run made fresh, and so are the
     /// program's runs from then on ([`Sandbox::fresh_reason`] says why).
     pub fn run_case(&self, program: &Program, file: &Path, timeout: Duration) -> Execution {

@@ -28,7 +28,7 @@
 //!
 //! **Its environment** is cleared, then `PATH` (the interpreter's `bin`
 //! first, then `/usr/local/bin:/usr/bin:/bin`), `HOME=/tmp`, `LANG=C.UTF-8`,
-//! one thread for numeric libraries' pools ([`THREAD_POOLS`]), and what the
+//! one thread for numeric libraries' pools (`THREAD_POOLS`), and what the
 //! manifest names.
 
 use std::ffi::{OsStr, OsString};

@@ -159,7 +159,7 @@ impl Sandbox {
     /// Hides from every box each installed copy of the reference under the
     /// system's folders and the installs of `programs`' interpreters (all
     /// the candidates to be run), and the grader's own program
-    /// ([`reference::installed`]); the isolation line names them. A run
+    /// ([`installed`]); the isolation line names them. A run
     /// still sees one its program names (its command, or a path it is
     /// given): a class's reference run through it.
     pub fn hiding_reference(mut self, programs: &[Program]) -> Sandbox {

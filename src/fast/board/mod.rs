@@ -419,7 +419,7 @@ impl Board {
     /// moving first, whose moves are ordinary: inside the frame, into a
     /// column with room, completing no run of `z`; returns how many it
     /// stepped (none once only heights are kept). The move after them is
-    /// for [`Board::step`]. The same placements as `step`, batched.
+    /// for `rules::game::step`. The same placements as `step`, batched.
     #[inline]
     pub(crate) fn step_ordinary(&mut self, columns: &[u64], first: Player, z: u64) -> usize {
         // Frames past a machine word: every column of one is inside, and

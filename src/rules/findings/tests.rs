@@ -146,3 +146,56 @@ fn the_end_of_the_file_gives_the_result_of_play() {
     );
     assert_eq!((faults.len(), result), (1, None));
 }
+
+/// r[rule.winnable]: a game is played on a winnable frame only, and an
+/// unwinnable one is a 7.
+#[test]
+fn a_game_is_played_on_a_winnable_frame_only() {
+    let header = |x: u64, y: u64, z: u64| Header {
+        x: x.into(),
+        y: y.into(),
+        z: z.into(),
+    };
+    let mut findings = Findings::default();
+    assert!(findings.header(&header(7, 6, 4)));
+    assert_eq!(findings.strongest(), None);
+    assert!(!findings.header(&header(1, 5, 2)));
+    assert_eq!(findings.strongest(), Some(&Finding::Unwinnable));
+}
+
+/// r[decision.out-of-memory], r[code.precedence]: play stops at the first
+/// fault nothing found in play can outrank; columns still count until a
+/// 7 or an 8; only a format fault settles the verdict.
+#[test]
+fn what_later_lines_can_still_change() {
+    let state = |f: &Findings| (f.plays_on(), f.columns_count(), f.settled());
+    let mut findings = Findings::default();
+    assert_eq!(state(&findings), (true, true, false));
+    findings.moved(
+        3,
+        &column(1),
+        Effect::Placed {
+            row: 1,
+            after_win: true,
+        },
+    );
+    assert_eq!(
+        state(&findings),
+        (true, true, false),
+        "a move after the win"
+    );
+    findings.moved(4, &column(1), Effect::ColumnFull);
+    assert_eq!(state(&findings), (false, true, false), "a full column");
+    let mut memory = Findings::default();
+    memory.out_of_memory(2);
+    assert_eq!(state(&memory), (false, true, false), "memory gone");
+    let mut frame = Findings::default();
+    frame.header(&Header {
+        x: 2u64.into(),
+        y: 4u64.into(),
+        z: 6u64.into(),
+    });
+    assert_eq!(state(&frame), (false, false, false), "an unwinnable frame");
+    findings.format(9, FormatFault::EmptyLine);
+    assert_eq!(state(&findings), (false, false, true), "a format fault");
+}
