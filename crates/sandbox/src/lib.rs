@@ -439,16 +439,22 @@ impl Sandbox {
                     .map(|p| p.join("bin"))
                     .filter(|b| b.is_dir())
                     .collect();
-                // What its program names of the reference stays in sight.
-                let named: Vec<PathBuf> = std::iter::once(PathBuf::from(&words[0]))
+                // What its program names of the reference stays in sight;
+                // a program whose command is an installed reference (a
+                // class's reference, `cz check -- connectz`) sees all of it.
+                let command = PathBuf::from(&words[0]);
+                let named: Vec<PathBuf> = std::iter::once(command.clone())
                     .chain(program.paths.iter().cloned())
                     .collect();
-                let hidden = self
-                    .hidden
-                    .iter()
-                    .filter(|h| !named.iter().any(|n| n.starts_with(h) || h.starts_with(n)))
-                    .cloned()
-                    .collect();
+                let hidden = if self.hidden.contains(&command) {
+                    Vec::new()
+                } else {
+                    self.hidden
+                        .iter()
+                        .filter(|h| !named.iter().any(|n| n.starts_with(h) || h.starts_with(n)))
+                        .cloned()
+                        .collect()
+                };
                 let spec = isolation::BoxSpec {
                     dir: &dir,
                     hidden,

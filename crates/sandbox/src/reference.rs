@@ -61,7 +61,8 @@ fn package_folders(root: &Path) -> Vec<PathBuf> {
         };
         for entry in entries.flatten() {
             let name = entry.file_name();
-            if !name.to_string_lossy().starts_with("lib") {
+            // A venv's `lib64` is a link to its `lib`: read each folder once.
+            if !name.to_string_lossy().starts_with("lib") || entry.path().is_symlink() {
                 continue;
             }
             let Ok(pythons) = fs::read_dir(entry.path()) else {
@@ -160,8 +161,9 @@ impl Sandbox {
     /// system's folders and the installs of `programs`' interpreters (all
     /// the candidates to be run), and the grader's own program
     /// ([`installed`]); the isolation line names them. A run
-    /// still sees one its program names (its command, or a path it is
-    /// given): a class's reference run through it.
+    /// still sees one its program names (a path it is given), and a run
+    /// whose command is an installed reference (a class's reference) sees
+    /// all of them.
     pub fn hiding_reference(mut self, programs: &[Program]) -> Sandbox {
         if !self.isolation.isolated() {
             return self;
@@ -174,11 +176,10 @@ impl Sandbox {
         for program in programs {
             roots.extend(self.given(program).into_iter().filter(|p| p.is_dir()));
         }
-        let own: Vec<PathBuf> = [Some(self.supervisor.clone()), std::env::current_exe().ok()]
-            .into_iter()
-            .flatten()
-            .collect();
-        self.hidden = installed(&roots, &own);
+        // The grader's own program is the supervisor it starts: the running
+        // executable may be an interpreter (the Python package runs the
+        // toolbox inside `python3`), which the candidates need.
+        self.hidden = installed(&roots, std::slice::from_ref(&self.supervisor));
         self.isolation.note_hidden(&self.hidden);
         self
     }

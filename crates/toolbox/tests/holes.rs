@@ -6,7 +6,8 @@
 //! the candidates are given (a venv first on the grader's `PATH`): its
 //! packages, its record and its commands. Each attack answers right only
 //! when held; the cheat, which asks that reference, only when it is not
-//! hidden. While the class is graded, the machine's file table is sampled:
+//! hidden; the installed reference itself, named as a candidate's
+//! command, still sees its package and passes. While the class is graded, the machine's file table is sampled:
 //! it must never come near full. And a candidate's folder that the box's
 //! own user cannot read is refused before any case runs. Like hostile.rs,
 //! these need bubblewrap, and root.
@@ -26,8 +27,9 @@ use crate::support::{Scratch, connectz_binary, copy_folder, root, run_cz_as};
 const NOBODY: &str = "65534";
 
 /// Every candidate that attacks and must be held: each passes every case.
-const HELD: [&str; 6] = [
+const HELD: [&str; 7] = [
     "victim",
+    "installed-reference",
     "file-table",
     "inodes",
     "address-families",
@@ -197,16 +199,26 @@ fn install_reference(venv: &Path) -> std::path::PathBuf {
         "Name: connectz\n",
     )
     .unwrap();
-    fs::copy(connectz_binary(), venv.join("bin/connectz")).unwrap();
-    fs::write(
-        venv.join("bin/cz"),
-        format!(
-            "#!{}\nfrom connectz_reference import _cz_command\n_cz_command()\n",
-            venv.join("bin/python3").display()
+    // The commands, as pip writes entry points: scripts of the
+    // interpreter that import the package.
+    let python = venv.join("bin/python3");
+    let commands = [
+        (
+            "connectz",
+            "import os, sys, connectz_reference\n\
+             judge = os.path.join(os.path.dirname(connectz_reference.__file__), 'judge')\n\
+             os.execv(judge, ['connectz'] + sys.argv[1:])\n",
         ),
-    )
-    .unwrap();
-    fs::set_permissions(venv.join("bin/cz"), fs::Permissions::from_mode(0o755)).unwrap();
+        (
+            "cz",
+            "from connectz_reference import _cz_command\n_cz_command()\n",
+        ),
+    ];
+    for (name, body) in commands {
+        let path = venv.join("bin").join(name);
+        fs::write(&path, format!("#!{}\n{body}", python.display())).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
     site
 }
 
