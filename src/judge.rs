@@ -239,6 +239,15 @@ impl Judge {
         }
     }
 
+    /// A line whose bytes memory could not hold is over, with its fault.
+    fn end_discarded(&mut self, fault: Option<FormatFault>) {
+        self.lines += 1;
+        if let Some(fault) = fault {
+            self.findings.format(self.lines, fault);
+        }
+        self.rewatch();
+    }
+
     /// The partial line is over: it reached its line feed (`at_line_feed`),
     /// the grammar can already tell it does not conform, or memory ran out.
     fn end_partial(&mut self, pushed: Pushed, at_line_feed: bool) {
@@ -248,16 +257,24 @@ impl Judge {
                 // The line is followed to its end but not kept; it is judged
                 // as far as that allows.
                 self.findings.out_of_memory(self.lines + 1);
-                self.rewatch();
                 self.game = None;
-                self.partial = partial;
-                if at_line_feed {
-                    self.lines += 1;
-                    self.partial.clear();
-                }
-                return;
+                let fault = match partial.cut_fault() {
+                    // The same bytes cut it: its fault is known all the same.
+                    Some(fault) => Some(fault),
+                    None if at_line_feed => partial.end_fault(true),
+                    None => {
+                        self.rewatch();
+                        self.partial = partial;
+                        return;
+                    }
+                };
+                self.end_discarded(fault);
             }
-            Pushed::Open if partial.discarded() => self.lines += 1,
+            // Its bytes were not kept: the partial line tells its fault.
+            Pushed::Cut if partial.discarded() => self.end_discarded(partial.cut_fault()),
+            Pushed::Open if partial.discarded() => {
+                self.end_discarded(partial.end_fault(at_line_feed));
+            }
             Pushed::Open if at_line_feed => self.take_line(partial.bytes(), true, Some(&partial)),
             // The line cannot conform whatever follows: the grammar names the
             // fault from the bytes up to it.

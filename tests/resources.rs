@@ -1,7 +1,8 @@
 //! Resources as results (r[resource.line], r[resource.time],
 //! r[resource.settled], r[decision.out-of-memory]): an endless source gets
 //! its verdict, long lines are held in bounded memory and read in linear
-//! time, columns built against the hash cost what other columns cost, and a
+//! time, columns built against the hash cost what other columns cost, a
+//! read that fails is a 9 unless the verdict was already settled, and a
 //! run with little address space still prints a code.
 
 use std::io::{self, Read, Write};
@@ -69,6 +70,47 @@ fn endless_sources_with_a_fault_get_eight_at_once() {
             source.read <= 1 << 20,
             "case {i}: read {} bytes",
             source.read
+        );
+    }
+}
+
+/// A reader that yields `bytes`, a few at a time, then fails.
+struct Failing<'a> {
+    bytes: &'a [u8],
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(io::Error::other("the device went away"));
+        }
+        let n = buf.len().min(self.bytes.len()).min(3);
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// r[decision.unreadable]: a file read up to its first format fault is an
+/// 8 however its reading would have ended; one whose reading fails before
+/// its verdict is settled is a 9, whatever was found before.
+#[test]
+fn a_read_that_fails_is_a_nine_unless_the_verdict_was_settled() {
+    let cases: [(&[u8], Code); 6] = [
+        (b"7 6 4\nx\n", Code::InvalidFile),
+        (b"7 6 0\n1\n", Code::InvalidFile),
+        (b"", Code::FileError),
+        (b"7 6 4\n1\n2\n", Code::FileError),
+        (b"1 1 4\n1\n", Code::FileError),
+        (b"7 6 4\n9\n1\n", Code::FileError),
+    ];
+    for (bytes, code) in cases {
+        let report = judge_reader(Failing { bytes });
+        assert_eq!(
+            report.code(),
+            code,
+            "{:?}",
+            bytes.escape_ascii().to_string()
         );
     }
 }

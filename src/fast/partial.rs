@@ -10,7 +10,11 @@
 //! one digit more than X has (such a number is past the frame whatever its
 //! remaining digits). The positions of dropped bytes are remembered, so a
 //! fault is reported at its byte in the file's line. r[resource.time]: each byte is looked at
-//! once: time is linear in the line's length.
+//! once: time is linear in the line's length. Where memory for the kept
+//! bytes runs out (r[decision.out-of-memory]), the line is still followed
+//! byte by byte, and its fault, if any, is told from the byte that cut it or
+//! from its end (its first zero, a header short of numbers): the one the
+//! grammar finds in the whole line, as a test below holds on random lines.
 //!
 //! The `parse` fuzz target holds this form to the grammar on every line of
 //! its input, pushed in chunks of several sizes
@@ -61,6 +65,13 @@ pub(crate) struct Partial {
     seen: usize,
     /// Memory ran out: the line is followed but nothing more is kept.
     discard: bool,
+    /// The fault at the byte where the line was cut, told by the byte
+    /// itself: what the grammar finds there, kept bytes or not.
+    cut: Option<FormatFault>,
+    /// The 1-based position of the current number's first byte.
+    number_at: usize,
+    /// The position of the line's first number that is all zeros.
+    first_zero: Option<usize>,
 }
 
 impl Partial {
@@ -75,6 +86,9 @@ impl Partial {
             carriage_return: false,
             seen: 0,
             discard: false,
+            cut: None,
+            number_at: 0,
+            first_zero: None,
         }
     }
 
@@ -98,6 +112,9 @@ impl Partial {
         self.carriage_return = false;
         self.seen = 0;
         self.discard = false;
+        self.cut = None;
+        self.number_at = 0;
+        self.first_zero = None;
     }
 
     /// Forgets the line (keeping the memory for the next).
@@ -107,6 +124,9 @@ impl Partial {
         self.seen = 0;
         self.carriage_return = false;
         self.discard = false;
+        self.cut = None;
+        self.number_at = 0;
+        self.first_zero = None;
     }
 
     /// Gives back memory beyond a small buffer, once a long line is over.
@@ -123,6 +143,37 @@ impl Partial {
     /// True when memory ran out on this line (its bytes are incomplete).
     pub(crate) fn discarded(&self) -> bool {
         self.discard
+    }
+
+    /// The fault of a line that was cut ([`Pushed::Cut`], or memory ran out
+    /// in the push that cut it), at its byte in the file's line: the one
+    /// the grammar finds in the bytes up to the cut, known even when they
+    /// were not kept.
+    pub(crate) fn cut_fault(&self) -> Option<FormatFault> {
+        self.cut.clone()
+    }
+
+    /// The fault of a line that was not cut, now that it has ended (at a
+    /// line feed when `terminated`), told without its kept bytes: the one
+    /// the grammar finds in the whole line, or `None` when it conforms.
+    pub(crate) fn end_fault(&self, terminated: bool) -> Option<FormatFault> {
+        let terminator = usize::from(terminated && self.carriage_return);
+        let content = self.seen - terminator;
+        if self.carriage_return && !terminated {
+            return Some(FormatFault::LoneCarriageReturn { column: self.seen });
+        }
+        if content == 0 {
+            return Some(FormatFault::EmptyLine);
+        }
+        if !self.prefix.complete() {
+            return Some(FormatFault::UnexpectedEnd {
+                column: content + 1,
+            });
+        }
+        let last_zero = (self.number == Number::Zeros).then_some(self.number_at);
+        self.first_zero
+            .or(last_zero)
+            .map(|column| FormatFault::Zero { column })
     }
 
     /// Bytes held, including spare capacity.
@@ -146,6 +197,9 @@ impl Partial {
             self.seen += 1;
             if self.carriage_return {
                 // r[format.eol]: a CR not followed by LF; the grammar reports it.
+                self.cut = Some(FormatFault::LoneCarriageReturn {
+                    column: self.seen - 1,
+                });
                 return Pushed::Cut;
             }
             if byte == b'\r' {
@@ -155,12 +209,22 @@ impl Partial {
             }
             if !self.prefix.accept(byte) {
                 self.keep_byte(byte);
+                self.cut = Some(FormatFault::UnexpectedByte {
+                    byte,
+                    column: self.seen,
+                });
                 return Pushed::Cut;
             }
             if !byte.is_ascii_digit() {
+                if self.number == Number::Zeros && self.first_zero.is_none() {
+                    self.first_zero = Some(self.number_at);
+                }
                 self.number = Number::Start;
                 self.keep_byte(byte);
                 continue;
+            }
+            if self.number == Number::Start {
+                self.number_at = self.seen;
             }
             match (self.number, byte) {
                 (Number::Start, b'0') => {
@@ -252,6 +316,69 @@ mod tests {
             }
         }
         (p, last)
+    }
+
+    /// A line's fault is told without its kept bytes (as when memory for
+    /// them ran out) exactly as the grammar finds it in the whole line:
+    /// where the line was cut, or at its end. Random near-miss lines,
+    /// pushed in chunks of 1 to 4 bytes, with and without a line feed.
+    #[test]
+    fn the_fault_is_known_without_the_kept_bytes() {
+        let mut state = 7u64;
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let alphabet = b"0123456789 0 0x\r";
+        let mut told = [0usize; 6];
+        for _ in 0..200_000 {
+            let header = next(2) == 0;
+            let terminated = next(2) == 0;
+            let len = next(14) as usize;
+            let line: Vec<u8> = (0..len)
+                .map(|_| alphabet[next(alphabet.len() as u64) as usize])
+                .collect();
+            let chunks: Vec<&[u8]> = {
+                let mut out = Vec::new();
+                let mut rest = &line[..];
+                while !rest.is_empty() {
+                    let (chunk, more) = rest.split_at((1 + next(4) as usize).min(rest.len()));
+                    out.push(chunk);
+                    rest = more;
+                }
+                out
+            };
+            let (p, r) = pushed(header, 1 + next(3) as usize, &chunks);
+            let content = crate::grammar::line_content(&line, terminated);
+            let expected = if header {
+                parse_header(content).err()
+            } else {
+                parse_move(content).err()
+            };
+            let got = match r {
+                Pushed::Cut => p.cut_fault(),
+                _ => p.end_fault(terminated),
+            };
+            assert_eq!(
+                got,
+                expected,
+                "{} {:?}, terminated {terminated}",
+                if header { "header" } else { "move" },
+                line.escape_ascii().to_string()
+            );
+            told[match got {
+                None => 0,
+                Some(FormatFault::EmptyLine) => 1,
+                Some(FormatFault::LoneCarriageReturn { .. }) => 2,
+                Some(FormatFault::UnexpectedByte { .. }) => 3,
+                Some(FormatFault::UnexpectedEnd { .. }) => 4,
+                Some(_) => 5,
+            }] += 1;
+        }
+        // Every kind of answer came up often.
+        assert!(told.iter().all(|&n| n > 1000), "{told:?}");
     }
 
     #[test]

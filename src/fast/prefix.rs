@@ -2,7 +2,9 @@
 //! line arrives, whether some ending of the line could still conform to
 //! `grammar` (spec/format.md), so that a line spanning chunks is held only as
 //! far as a conforming one needs (`partial`). It decides no fault: the
-//! grammar names it from the bytes kept.
+//! grammar names it from the bytes kept, and `partial` tells the same fault
+//! from the byte refused or the line's end when memory for the bytes ran
+//! out.
 
 /// How far a line has got through the grammar, byte by byte: enough to say,
 /// as each byte arrives, whether some ending of the line could still
@@ -37,6 +39,16 @@ impl Prefix {
         Prefix::Header {
             field: 1,
             digits: false,
+        }
+    }
+
+    /// True when the bytes so far, at least one, are a whole line's shape
+    /// (the header's three numbers, or a move's digits): the line may end
+    /// here.
+    pub(crate) fn complete(&self) -> bool {
+        match self {
+            Prefix::Move => true,
+            Prefix::Header { field, digits } => *field == 3 && *digits,
         }
     }
 
