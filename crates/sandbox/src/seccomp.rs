@@ -20,7 +20,9 @@
 //! `pidfd_getfd`), mounting and unmounting (`mount`, `umount2`,
 //! `pivot_root`, `chroot`, the new mount API), namespaces (`unshare`,
 //! `setns`, and `clone` with a namespace flag), kernel keyrings, `bpf`,
-//! `perf_event_open`, `userfaultfd`, `io_uring`, System V and POSIX
+//! `perf_event_open`, `userfaultfd`, `io_uring`, native asynchronous I/O
+//! (`io_setup` and its calls: its contexts are counted against one table of
+//! the whole machine, `fs.aio-max-nr`, which one call can empty), System V and POSIX
 //! message-queue IPC (state that would outlive a case in a fork server's
 //! box: shared memory of POSIX's lives in the box's `/dev/shm`, emptied
 //! after each case), opening files by handle, and the administrator's
@@ -135,6 +137,15 @@ mod rules {
         libc::SYS_io_uring_setup,
         libc::SYS_io_uring_enter,
         libc::SYS_io_uring_register,
+        // Linux's native asynchronous I/O: its contexts come from one
+        // table of the whole machine's (`fs.aio-max-nr`), which one
+        // `io_setup` can empty, and every process outside then gets
+        // `EAGAIN`.
+        libc::SYS_io_setup,
+        libc::SYS_io_destroy,
+        libc::SYS_io_submit,
+        libc::SYS_io_cancel,
+        libc::SYS_io_getevents,
         // IPC that outlives a case: System V's and POSIX message queues.
         libc::SYS_shmget,
         libc::SYS_semget,

@@ -24,7 +24,7 @@ const X32_BIT: libc::c_long = 1 << 30;
 /// ordinary ones work; every socket is refused, and a pair of any family
 /// but unix; the rest is refused with `EPERM`, but `clone3`, which answers
 /// `ENOSYS` so that the C library falls back to `clone`.
-const EXPECTED: [(&str, &str); 21] = [
+const EXPECTED: [(&str, &str); 22] = [
     ("thread", "ok"),
     ("fork", "ok"),
     ("subprocess", "ok"),
@@ -41,6 +41,7 @@ const EXPECTED: [(&str, &str); 21] = [
     ("keyctl", "EPERM"),
     ("fallocate", "EPERM"),
     ("io_uring_setup", "EPERM"),
+    ("io_setup", "EPERM"),
     ("mount", "EPERM"),
     ("clone3", "ENOSYS"),
     ("clone(CLONE_NEWNET)", "EPERM"),
@@ -78,6 +79,8 @@ fn a_box_refuses_the_calls_its_filter_names_and_runs_the_rest() {
         ("keyctl", libc::SYS_keyctl),
         ("fallocate", libc::SYS_fallocate),
         ("io_uring_setup", libc::SYS_io_uring_setup),
+        ("io_setup", libc::SYS_io_setup),
+        ("io_destroy", libc::SYS_io_destroy),
         ("mount", libc::SYS_mount),
         ("clone3", libc::SYS_clone3),
         ("clone", libc::SYS_clone),
